@@ -6,6 +6,7 @@ import { ServiceBanner, useAppearance } from "./enterprise/ServiceBanner.tsx"
 import { navigation } from "./navigation.ts"
 import { InboxBadge } from "./notifications/InboxBadge.tsx"
 import { usersApi as api } from "./users/api.ts"
+import { refreshMe } from "./users/queries.ts"
 import { useFirstUserExists, useMe } from "./users/session.ts"
 import { AppliedTheme } from "./users/theme.ts"
 
@@ -81,10 +82,10 @@ const useSessionRecheck = () => {
       first.current = false
       return
     }
-    void queryClient.invalidateQueries({ queryKey: ["me"] })
+    void refreshMe(queryClient)
   }, [location.key])
   useEffect(() => {
-    const recheck = () => void queryClient.invalidateQueries({ queryKey: ["me"] })
+    const recheck = () => void refreshMe(queryClient)
     window.addEventListener("focus", recheck)
     return () => window.removeEventListener("focus", recheck)
   }, [])

@@ -4,6 +4,7 @@ import { createRoot } from "react-dom/client"
 import { createBrowserRouter, RouterProvider } from "react-router"
 import { isStatus } from "./api/client.ts"
 import { routes } from "./routes.tsx"
+import { setSignedOut } from "./users/queries.ts"
 import "./styles.css"
 
 /**
@@ -11,7 +12,7 @@ import "./styles.css"
  * suspended): the signed-in user becomes null, and the frame sends the person to sign in.
  */
 const signedOut = (error: unknown) => {
-  if (isStatus(error, 401)) queryClient.setQueryData(["me"], null)
+  if (isStatus(error, 401)) setSignedOut(queryClient)
 }
 
 const queryClient: QueryClient = new QueryClient({

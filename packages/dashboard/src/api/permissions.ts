@@ -5,8 +5,9 @@
  * still refuses what it refuses (403), which the pages show.
  */
 import { useQuery } from "@tanstack/react-query"
+import { permissionsQuery } from "../users/queries.ts"
 import { useMe } from "../users/session.ts"
-import { client, type Schemas, unwrap } from "./client.ts"
+import type { Schemas } from "./client.ts"
 
 type Check = Schemas["AuthorizationCheck"]
 
@@ -62,19 +63,5 @@ export const adminPermissions: ReadonlyArray<Permission> = [
   "viewInsights"
 ]
 
-export const fetchPermissions = async (): Promise<Permissions> => {
-  const answer = await unwrap(client.POST("/api/v2/authcheck", { body: { checks } }))
-  return Object.fromEntries(Object.keys(checks).map((k) => [k, answer[k] === true])) as Permissions
-}
-
 /** The signed-in user's permissions (undefined while asked); cached per user. */
-export const usePermissions = () => {
-  const me = useMe()
-  const id = me.data?.id
-  return useQuery({
-    queryKey: ["permissions", id],
-    queryFn: fetchPermissions,
-    enabled: id !== undefined,
-    staleTime: 60_000
-  })
-}
+export const usePermissions = () => useQuery(permissionsQuery(useMe().data?.id, checks))

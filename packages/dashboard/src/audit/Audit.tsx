@@ -1,6 +1,7 @@
 import { SearchedList } from "../ui/Search.tsx"
 import { Time } from "../ui/Time.tsx"
-import { auditApi as api, type AuditLog, describe } from "./api.ts"
+import { type AuditLog, describe } from "./api.ts"
+import { auditLogsQuery } from "./queries.ts"
 import "./styles.css"
 
 const PAGE_SIZE = 25
@@ -49,9 +50,8 @@ export const AuditPage = () => (
     title="Audit log"
     searchLabel="Filter the audit log"
     placeholder="action:delete resource_type:user username:admin"
-    queryKey="audit"
     pageSize={PAGE_SIZE}
-    fetch={api.logs}
+    query={auditLogsQuery}
     items={(d) => d.audit_logs}
     count={(d) => d.count}
     loading="Loading the audit log…"

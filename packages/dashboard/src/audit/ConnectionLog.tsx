@@ -1,7 +1,8 @@
 import { Link } from "react-router"
 import { SearchedList } from "../ui/Search.tsx"
 import { Time } from "../ui/Time.tsx"
-import { auditApi as api, type ConnectionLog, connectionTypeName } from "./api.ts"
+import { type ConnectionLog, connectionTypeName } from "./api.ts"
+import { connectionLogsQuery } from "./queries.ts"
 import "./styles.css"
 
 const PAGE_SIZE = 25
@@ -40,9 +41,8 @@ export const ConnectionLogPage = () => (
     title="Connection log"
     searchLabel="Filter the connection log"
     placeholder="type:ssh workspace_owner:admin status:ongoing"
-    queryKey="connectionlog"
     pageSize={PAGE_SIZE}
-    fetch={api.connections}
+    query={connectionLogsQuery}
     items={(d) => d.connection_logs}
     count={(d) => d.count}
     loading="Loading the connection log…"

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
 import { ErrorMessage, formValues } from "../ui/Form.tsx"
 import { enterpriseApi as api } from "./api.ts"
+import { enterpriseKeys } from "./queries.ts"
 import { useAppearance } from "./ServiceBanner.tsx"
 import "./admin.css"
 
@@ -18,7 +19,7 @@ export const AppearancePage = () => {
     mutationFn: api.updateAppearance,
     onSuccess: async () => {
       setSaved(true)
-      await queryClient.invalidateQueries({ queryKey: ["deployment-appearance"] })
+      await queryClient.invalidateQueries({ queryKey: enterpriseKeys.appearance })
     }
   })
   if (appearance.data === undefined) {

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { Time } from "../ui/Time.tsx"
-import { enterpriseApi as api } from "./api.ts"
+import { healthQuery } from "./queries.ts"
 import "./admin.css"
 
 type Section = {
@@ -23,7 +23,7 @@ const SECTIONS = [
 
 /** The deployment's health report (`GET /debug/health`): its overall severity and each check's. */
 export const HealthPage = () => {
-  const health = useQuery({ queryKey: ["health"], queryFn: () => api.health() })
+  const health = useQuery(healthQuery)
   if (health.data === undefined) {
     return (
       <>

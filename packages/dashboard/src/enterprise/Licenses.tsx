@@ -4,6 +4,7 @@ import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { Time } from "../ui/Time.tsx"
 import { enterpriseApi as api } from "./api.ts"
+import { enterpriseKeys, entitlementsQuery, licensesQuery } from "./queries.ts"
 import "./admin.css"
 
 const claim = (claims: Record<string, unknown>, key: string) => {
@@ -17,13 +18,13 @@ const claim = (claims: Record<string, unknown>, key: string) => {
  * its limit and use).
  */
 export const LicensesPage = () => {
-  const licenses = useQuery({ queryKey: ["licenses"], queryFn: api.licenses })
-  const entitlements = useQuery({ queryKey: ["entitlements"], queryFn: api.entitlements })
+  const licenses = useQuery(licensesQuery)
+  const entitlements = useQuery(entitlementsQuery)
   const may = usePermissions().data
   const queryClient = useQueryClient()
   const changed = async () => {
-    await queryClient.invalidateQueries({ queryKey: ["licenses"] })
-    await queryClient.invalidateQueries({ queryKey: ["entitlements"] })
+    await queryClient.invalidateQueries({ queryKey: enterpriseKeys.licenses })
+    await queryClient.invalidateQueries({ queryKey: enterpriseKeys.entitlements })
   }
   const add = useMutation({ mutationFn: api.addLicense, onSuccess: changed })
   const remove = useMutation({ mutationFn: api.deleteLicense, onSuccess: changed })

@@ -1,10 +1,9 @@
 import { useQuery } from "@tanstack/react-query"
 import "./styles.css"
-import { enterpriseApi as api } from "./api.ts"
+import { appearanceQuery } from "./queries.ts"
 
 /** The deployment's appearance (`GET /appearance`), shared by the frame and the appearance page. */
-export const useAppearance = () =>
-  useQuery({ queryKey: ["deployment-appearance"], queryFn: api.appearance, staleTime: 60_000 })
+export const useAppearance = () => useQuery(appearanceQuery)
 
 /**
  * The service banner an administrator set (appearance), above every signed-in page, as a named

@@ -11,13 +11,21 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useId, useState } from "react"
 import { useParams } from "react-router"
-import { groupsApi } from "../groups/api.ts"
-import { organizationsApi } from "../organizations/api.ts"
+import { groupsQuery } from "../groups/queries.ts"
+import { organizationsQuery, rolesQuery } from "../organizations/queries.ts"
 import { fieldError } from "../templates/api.ts"
 import { CheckField, TextField } from "../templates/Fields.tsx"
 import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { idpSyncApi as api, type MappingChange, mappingRows } from "./api.ts"
+import {
+  fieldsQuery,
+  groupSyncQuery,
+  idpSyncKeys,
+  organizationFieldsQuery,
+  organizationSyncQuery,
+  roleSyncQuery
+} from "./queries.ts"
 import "./styles.css"
 
 interface Target {
@@ -123,10 +131,10 @@ const useSaved = () => {
 /** `/deployment/idp-org-sync`: the deployment's organization sync. */
 export const OrganizationSyncPage = () => {
   const queryClient = useQueryClient()
-  const key = ["idpsync", "organization"]
-  const settings = useQuery({ queryKey: key, queryFn: api.organizationSync })
-  const organizations = useQuery({ queryKey: ["organizations"], queryFn: organizationsApi.list })
-  const fields = useQuery({ queryKey: ["idpsync", "fields"], queryFn: api.fields })
+  const key = idpSyncKeys.organization
+  const settings = useQuery(organizationSyncQuery)
+  const organizations = useQuery(organizationsQuery)
+  const fields = useQuery(fieldsQuery)
   const status = useSaved()
   const config = useMutation({
     mutationFn: api.organizationConfig,
@@ -198,13 +206,13 @@ export const OrganizationSyncPage = () => {
 export const OrganizationIdpSyncPage = () => {
   const { org = "" } = useParams()
   const queryClient = useQueryClient()
-  const groupKey = ["idpsync", "groups", org]
-  const roleKey = ["idpsync", "roles", org]
-  const groupSync = useQuery({ queryKey: groupKey, queryFn: () => api.groupSync(org) })
-  const roleSync = useQuery({ queryKey: roleKey, queryFn: () => api.roleSync(org) })
-  const groups = useQuery({ queryKey: ["groups", org], queryFn: () => groupsApi.list(org) })
-  const roles = useQuery({ queryKey: ["organization-roles", org], queryFn: () => organizationsApi.roles(org) })
-  const fields = useQuery({ queryKey: ["idpsync", "fields", org], queryFn: () => api.organizationFields(org) })
+  const groupKey = idpSyncKeys.groups(org)
+  const roleKey = idpSyncKeys.roles(org)
+  const groupSync = useQuery(groupSyncQuery(org))
+  const roleSync = useQuery(roleSyncQuery(org))
+  const groups = useQuery(groupsQuery(org))
+  const roles = useQuery(rolesQuery(org))
+  const fields = useQuery(organizationFieldsQuery(org))
   const status = useSaved()
   const groupConfig = useMutation({
     mutationFn: (body: Parameters<typeof api.groupConfig>[1]) => api.groupConfig(org, body),

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query"
 import { useId, useState } from "react"
 import { ErrorMessage } from "../ui/Form.tsx"
-import { generalApi as api } from "./api.ts"
+import { deploymentConfigQuery } from "./queries.ts"
 import "./styles.css"
 
 /** A value as read: durations in nanoseconds stay numbers; lists and objects as JSON; secrets hidden. */
@@ -17,7 +17,7 @@ const show = (value: unknown, annotations?: Record<string, string>) => {
  * its value, where it came from, its flag and environment variable, filtered by a box.
  */
 export const GeneralPage = () => {
-  const config = useQuery({ queryKey: ["deployment-config"], queryFn: api.config })
+  const config = useQuery(deploymentConfigQuery)
   const [filter, setFilter] = useState("")
   const filterId = useId()
   const options = (config.data?.options ?? []).filter((o) =>

@@ -4,7 +4,8 @@ import { Link, useNavigate, useParams } from "react-router"
 import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage, Field, formValues } from "../ui/Form.tsx"
 import { usersApi } from "../users/api.ts"
-import { groupsApi as api, quotaKey } from "./api.ts"
+import { groupsApi as api } from "./api.ts"
+import { groupKeys, groupQuery, groupsChanged, groupsQuery } from "./queries.ts"
 import "./styles.css"
 
 /**
@@ -13,7 +14,7 @@ import "./styles.css"
  */
 export const GroupsPage = () => {
   const { org = "" } = useParams()
-  const groups = useQuery({ queryKey: ["groups", org], queryFn: () => api.list(org) })
+  const groups = useQuery(groupsQuery(org))
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   const create = useMutation({
@@ -24,8 +25,7 @@ export const GroupsPage = () => {
         ...(v.quota === "" ? {} : { quota_allowance: Number(v.quota) })
       }),
     onSuccess: async (g) => {
-      await queryClient.invalidateQueries({ queryKey: ["groups", org] })
-      await queryClient.invalidateQueries({ queryKey: quotaKey() })
+      await groupsChanged(queryClient, org)
       navigate(encodeURIComponent(g.name))
     }
   })
@@ -92,17 +92,14 @@ export const GroupsPage = () => {
  */
 export const GroupPage = () => {
   const { org = "", group = "" } = useParams()
-  const key = ["group", org, group]
-  const found = useQuery({ queryKey: key, queryFn: () => api.byName(org, group) })
+  const found = useQuery(groupQuery(org, group))
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   const userId = useId()
   const quotaId = useId()
   const changed = async () => {
-    await queryClient.invalidateQueries({ queryKey: key })
-    await queryClient.invalidateQueries({ queryKey: ["groups", org] })
-    // Allowances and members make the quotas of the create-workspace form.
-    await queryClient.invalidateQueries({ queryKey: quotaKey() })
+    await queryClient.invalidateQueries({ queryKey: groupKeys.group(org, group) })
+    await groupsChanged(queryClient, org)
   }
   const patch = useMutation({
     mutationFn: async (c: { add?: string; remove?: string; quota?: number }) => {
@@ -119,8 +116,7 @@ export const GroupPage = () => {
   const remove = useMutation({
     mutationFn: () => api.remove(found.data!.id),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ["groups", org] })
-      await queryClient.invalidateQueries({ queryKey: quotaKey() })
+      await groupsChanged(queryClient, org)
       navigate(`/organizations/${encodeURIComponent(org)}/groups`)
     }
   })

@@ -3,13 +3,6 @@ import { client, type Schemas, unwrap } from "../api/client.ts"
 
 export type Group = Schemas["Group"]
 
-/**
- * The query key of the signed-in user's quota in an organization (the create-workspace form's),
- * which its groups' allowances make; without an organization, every organization's: what a change
- * of groups invalidates.
- */
-export const quotaKey = (organization?: string) => organization === undefined ? ["quota"] : ["quota", organization]
-
 export const groupsApi = {
   list: (organization: string) =>
     unwrap(client.GET("/api/v2/organizations/{organization}/groups", { params: { path: { organization } } })),

@@ -1,8 +1,9 @@
 import { useQuery } from "@tanstack/react-query"
 import { useMemo } from "react"
 import { ErrorMessage } from "../ui/Form.tsx"
-import { insightsApi as api, lastDays } from "./api.ts"
+import { lastDays } from "./api.ts"
 import { Chart } from "./Chart.tsx"
+import { dausQuery, templateInsightsQuery, userActivityQuery, userLatencyQuery } from "./queries.ts"
 import "./styles.css"
 
 const DAYS = 7
@@ -19,10 +20,10 @@ const minutes = (seconds: number) => Math.round(seconds / 6) / 10
  */
 export const InsightsPage = () => {
   const range = useMemo(() => lastDays(DAYS), [])
-  const daus = useQuery({ queryKey: ["insights", "daus"], queryFn: api.daus })
-  const templates = useQuery({ queryKey: ["insights", "templates", range], queryFn: () => api.templates(range) })
-  const activity = useQuery({ queryKey: ["insights", "activity", range], queryFn: () => api.userActivity(range) })
-  const latency = useQuery({ queryKey: ["insights", "latency", range], queryFn: () => api.userLatency(range) })
+  const daus = useQuery(dausQuery)
+  const templates = useQuery(templateInsightsQuery(range))
+  const activity = useQuery(userActivityQuery(range))
+  const latency = useQuery(userLatencyQuery(range))
   const dauEntries = (daus.data?.entries ?? []).slice(-30)
   return (
     <>

@@ -3,7 +3,8 @@ import { ErrorMessage } from "../ui/Form.tsx"
 import { Markdown } from "../ui/Markdown.tsx"
 import { Time } from "../ui/Time.tsx"
 import { inboxApi, type InboxNotification } from "./api.ts"
-import { inboxKey, mapInbox, setInbox, useInbox } from "./inbox.ts"
+import { mapInbox, setInbox, useInbox } from "./inbox.ts"
+import { notificationKeys } from "./queries.ts"
 import "./styles.css"
 
 /** An action's address when it is one a link may carry (http(s) or a path), else none. */
@@ -39,7 +40,7 @@ export const InboxPage = () => {
       const now = new Date().toISOString()
       setInbox(queryClient, (d) => mapInbox(d, (n) => n.read_at === null ? { ...n, read_at: now } : n, 0))
       // The exact read times, in the background.
-      void queryClient.invalidateQueries({ queryKey: inboxKey })
+      void queryClient.invalidateQueries({ queryKey: notificationKeys.inbox })
     }
   })
   const notifications = inbox.data?.pages.flatMap((p) => p.notifications) ?? []

@@ -3,7 +3,8 @@ import { useEffect } from "react"
 import { NavLink } from "react-router"
 import "./badge.css"
 import { watchInbox } from "./api.ts"
-import { addToInbox, inboxKey, setInbox, useInbox } from "./inbox.ts"
+import { addToInbox, setInbox, useInbox } from "./inbox.ts"
+import { notificationKeys } from "./queries.ts"
 
 /**
  * The frame's link to the inbox with the unread count ("Inbox, 2 unread" to assistive
@@ -16,7 +17,7 @@ export const InboxBadge = () => {
     () =>
       watchInbox(
         (m) => setInbox(queryClient, (d) => addToInbox(d, m.notification, m.unread_count)),
-        () => void queryClient.invalidateQueries({ queryKey: inboxKey })
+        () => void queryClient.invalidateQueries({ queryKey: notificationKeys.inbox })
       ),
     [queryClient]
   )

@@ -2,10 +2,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { inboxApi as api } from "./api.ts"
+import { dispatchMethodsQuery, notificationKeys, notificationSettingsQuery, systemTemplatesQuery } from "./queries.ts"
 import "./styles.css"
-
-const templatesKey = ["notification-templates"] as const
-const settingsKey = ["notifications-settings"] as const
 
 /** A method as people say it. */
 const methodName = (method: string) =>
@@ -20,19 +18,19 @@ const methodName = (method: string) =>
  */
 export const NotificationsSettingsPage = () => {
   const queryClient = useQueryClient()
-  const settings = useQuery({ queryKey: settingsKey, queryFn: api.settings })
-  const methods = useQuery({ queryKey: ["notification-methods"], queryFn: api.dispatchMethods })
-  const templates = useQuery({ queryKey: templatesKey, queryFn: api.systemTemplates })
+  const settings = useQuery(notificationSettingsQuery)
+  const methods = useQuery(dispatchMethodsQuery)
+  const templates = useQuery(systemTemplatesQuery)
   // A choice shows at once (set in the change's own handler), until the service's answer replaces it.
   const [choosing, setChoosing] = useState<Record<string, string>>({})
   const pause = useMutation({
     mutationFn: api.updateSettings,
-    onSuccess: (s) => queryClient.setQueryData(settingsKey, s)
+    onSuccess: (s) => queryClient.setQueryData(notificationKeys.settings, s)
   })
   const method = useMutation({
     mutationFn: ({ id, value }: { id: string; value: string }) => api.updateMethod(id, value),
     onSettled: async (_r, _e, { id }) => {
-      await queryClient.invalidateQueries({ queryKey: templatesKey })
+      await queryClient.invalidateQueries({ queryKey: notificationKeys.systemTemplates })
       setChoosing((c) => Object.fromEntries(Object.entries(c).filter(([k]) => k !== id)))
     }
   })

@@ -5,19 +5,12 @@
  * the answers of marking read, so nothing is fetched again for either.
  */
 import { type InfiniteData, type QueryClient, useInfiniteQuery } from "@tanstack/react-query"
-import { INBOX_PAGE_SIZE, inboxApi, type InboxNotification, type InboxPage } from "./api.ts"
-
-export const inboxKey = ["inbox"] as const
+import type { InboxNotification, InboxPage } from "./api.ts"
+import { inboxQuery, notificationKeys } from "./queries.ts"
 
 export type InboxData = InfiniteData<InboxPage, string | undefined>
 
-export const useInbox = () =>
-  useInfiniteQuery({
-    queryKey: inboxKey,
-    queryFn: ({ pageParam }) => inboxApi.list(pageParam),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.notifications.length < INBOX_PAGE_SIZE ? undefined : last.notifications.at(-1)?.id
-  })
+export const useInbox = () => useInfiniteQuery(inboxQuery)
 
 /** The inbox's data with `f` applied to every notification and the unread count set. */
 export const mapInbox = (
@@ -57,4 +50,4 @@ export const addToInbox = (
 export const setInbox = (
   queryClient: QueryClient,
   f: (data: InboxData | undefined) => InboxData | undefined
-) => queryClient.setQueryData<InboxData>(inboxKey, f)
+) => queryClient.setQueryData<InboxData>(notificationKeys.inbox, f)

@@ -11,15 +11,13 @@ import { ErrorMessage } from "../ui/Form.tsx"
 import { SecretOnce } from "../ui/SecretOnce.tsx"
 import { Time } from "../ui/Time.tsx"
 import { appRequest, oauth2Api as api, type OAuth2App } from "./api.ts"
-import { AppFields, APPS_PATH, appsKey } from "./Apps.tsx"
+import { AppFields, APPS_PATH } from "./Apps.tsx"
+import { appQuery, oauth2Keys, secretsQuery } from "./queries.ts"
 import "./styles.css"
-
-const appKey = (id: string) => ["oauth2-app", id]
-const secretsKey = (id: string) => ["oauth2-app-secrets", id]
 
 export const AppPage = () => {
   const { app: id = "" } = useParams()
-  const app = useQuery({ queryKey: appKey(id), queryFn: () => api.app(id) })
+  const app = useQuery(appQuery(id))
   if (app.isPending) return <p role="status">Loading the application…</p>
   if (app.data === undefined) {
     return (
@@ -42,15 +40,15 @@ const AppView = ({ app }: { app: OAuth2App }) => {
   const save = useMutation({
     mutationFn: (body: ReturnType<typeof appRequest>) => api.update(app.id, body),
     onSuccess: (updated) => {
-      queryClient.setQueryData(appKey(app.id), updated)
-      void queryClient.invalidateQueries({ queryKey: appsKey })
+      queryClient.setQueryData(oauth2Keys.app(app.id), updated)
+      void queryClient.invalidateQueries({ queryKey: oauth2Keys.apps })
     }
   })
   const remove = useMutation({
     mutationFn: () => api.remove(app.id),
     onSuccess: () => {
-      queryClient.removeQueries({ queryKey: appKey(app.id) })
-      void queryClient.invalidateQueries({ queryKey: appsKey })
+      queryClient.removeQueries({ queryKey: oauth2Keys.app(app.id) })
+      void queryClient.invalidateQueries({ queryKey: oauth2Keys.apps })
       navigate(APPS_PATH, { replace: true })
     }
   })
@@ -120,8 +118,8 @@ const AppView = ({ app }: { app: OAuth2App }) => {
 
 const Secrets = ({ app }: { app: OAuth2App }) => {
   const queryClient = useQueryClient()
-  const secrets = useQuery({ queryKey: secretsKey(app.id), queryFn: () => api.secrets(app.id) })
-  const refresh = () => queryClient.invalidateQueries({ queryKey: secretsKey(app.id) })
+  const secrets = useQuery(secretsQuery(app.id))
+  const refresh = () => queryClient.invalidateQueries({ queryKey: oauth2Keys.secrets(app.id) })
   const create = useMutation({ mutationFn: () => api.createSecret(app.id), onSuccess: refresh })
   const remove = useMutation({ mutationFn: (secret: string) => api.removeSecret(app.id, secret), onSuccess: refresh })
   return (

@@ -11,13 +11,13 @@ import { fieldError } from "../templates/api.ts"
 import { TextField } from "../templates/Fields.tsx"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { appRequest, oauth2Api as api, type OAuth2App } from "./api.ts"
+import { appsQuery, oauth2Keys, providerSettingsQuery } from "./queries.ts"
 import "./styles.css"
 
-export const appsKey = ["oauth2-apps"] as const
 export const APPS_PATH = "/deployment/oauth2-provider/apps"
 
 export const AppsPage = () => {
-  const apps = useQuery({ queryKey: appsKey, queryFn: api.apps })
+  const apps = useQuery(appsQuery)
   return (
     <>
       <div className="heading">
@@ -56,20 +56,18 @@ export const AppsPage = () => {
   )
 }
 
-const settingsKey = ["oauth2-provider-settings"] as const
-
 /**
  * Whether clients may register themselves (`POST /oauth2/register`, RFC 7591): `GET/PUT
  * /oauth2-provider/settings`, changed at once by its checkbox.
  */
 const Registration = () => {
   const queryClient = useQueryClient()
-  const settings = useQuery({ queryKey: settingsKey, queryFn: api.settings })
+  const settings = useQuery(providerSettingsQuery)
   // The choice shows at once (set in the change's own handler), until the service's answer replaces it.
   const [choosing, setChoosing] = useState<boolean | undefined>()
   const save = useMutation({
     mutationFn: api.updateSettings,
-    onSuccess: (s) => queryClient.setQueryData(settingsKey, s),
+    onSuccess: (s) => queryClient.setQueryData(oauth2Keys.settings, s),
     onSettled: () => setChoosing(undefined)
   })
   const enabled = choosing ?? settings.data?.dynamic_client_registration_enabled
@@ -123,7 +121,7 @@ export const CreateAppPage = () => {
   const create = useMutation({
     mutationFn: api.create,
     onSuccess: (app) => {
-      void queryClient.invalidateQueries({ queryKey: appsKey })
+      void queryClient.invalidateQueries({ queryKey: oauth2Keys.apps })
       navigate(`${APPS_PATH}/${app.id}`, { state: { created: true } })
     }
   })

@@ -6,6 +6,7 @@ import { ErrorMessage } from "../ui/Form.tsx"
 import { RolesButton } from "../ui/RolesDialog.tsx"
 import { Time } from "../ui/Time.tsx"
 import { type Member, organizationsApi as api } from "./api.ts"
+import { membersQuery, organizationKeys, rolesQuery } from "./queries.ts"
 
 /**
  * An organization's members (`GET /organizations/{org}/members`): add one by username (`POST
@@ -14,8 +15,8 @@ import { type Member, organizationsApi as api } from "./api.ts"
  */
 export const MembersPage = () => {
   const { org = "" } = useParams()
-  const members = useQuery({ queryKey: ["org-members", org], queryFn: () => api.members(org) })
-  const roles = useQuery({ queryKey: ["org-roles", org], queryFn: () => api.roles(org) })
+  const members = useQuery(membersQuery(org))
+  const roles = useQuery(rolesQuery(org))
   const queryClient = useQueryClient()
   const change = useMutation({
     mutationFn: (c: { user: string; to: "add" | "remove" | { roles: Array<string> } }) =>
@@ -24,7 +25,7 @@ export const MembersPage = () => {
         : c.to === "remove"
         ? api.removeMember(org, c.user)
         : api.setMemberRoles(org, c.user, c.to.roles),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ["org-members", org] })
+    onSettled: () => queryClient.invalidateQueries({ queryKey: organizationKeys.members(org) })
   })
   const userId = useId()
   const label = (m: Member) => m.roles.length === 0 ? "Member" : m.roles.map((r) => r.display_name || r.name).join(", ")

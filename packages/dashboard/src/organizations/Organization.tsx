@@ -2,13 +2,13 @@ import { useQuery } from "@tanstack/react-query"
 import { Suspense } from "react"
 import { NavLink, Outlet, useParams } from "react-router"
 import { ErrorMessage } from "../ui/Form.tsx"
-import { organizationsApi as api } from "./api.ts"
+import { organizationQuery } from "./queries.ts"
 import "./styles.css"
 
 /** The organization of the address (`:org`, its name or id). */
 export const useOrganization = () => {
   const { org = "" } = useParams()
-  return useQuery({ queryKey: ["organization", org], queryFn: () => api.get(org) })
+  return useQuery(organizationQuery(org))
 }
 
 /** An organization's frame (`/organizations/:org/...`): its name, and its pages' navigation. */

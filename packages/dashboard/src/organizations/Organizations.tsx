@@ -3,11 +3,12 @@ import { Link, useNavigate } from "react-router"
 import { usePermissions } from "../api/permissions.ts"
 import { ErrorMessage, Field, formValues } from "../ui/Form.tsx"
 import { organizationsApi as api } from "./api.ts"
+import { organizationKeys, organizationsQuery } from "./queries.ts"
 import "./styles.css"
 
 /** The organizations (`GET /organizations`), each linking to its page; a new one (`POST /organizations`). */
 export const OrganizationsPage = () => {
-  const list = useQuery({ queryKey: ["organizations"], queryFn: api.list })
+  const list = useQuery(organizationsQuery)
   const may = usePermissions().data
   const queryClient = useQueryClient()
   const navigate = useNavigate()
@@ -15,7 +16,7 @@ export const OrganizationsPage = () => {
     mutationFn: (v: { name: string; display_name: string }) =>
       api.create({ name: v.name, ...(v.display_name === "" ? {} : { display_name: v.display_name }) }),
     onSuccess: async (o) => {
-      await queryClient.invalidateQueries({ queryKey: ["organizations"] })
+      await queryClient.invalidateQueries({ queryKey: organizationKeys.list })
       navigate(`/organizations/${o.name}/members`)
     }
   })

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query"
 import { useParams } from "react-router"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { Time } from "../ui/Time.tsx"
-import { organizationsApi as api } from "./api.ts"
+import { daemonsQuery, jobsQuery } from "./queries.ts"
 
 const tags = (t: Record<string, string>) => Object.entries(t).map(([k, v]) => `${k}=${v}`).join(" ")
 
@@ -12,8 +12,8 @@ const tags = (t: Record<string, string>) => Object.entries(t).map(([k, v]) => `$
  */
 export const ProvisionersPage = () => {
   const { org = "" } = useParams()
-  const daemons = useQuery({ queryKey: ["daemons", org], queryFn: () => api.daemons(org) })
-  const jobs = useQuery({ queryKey: ["jobs", org], queryFn: () => api.jobs(org) })
+  const daemons = useQuery(daemonsQuery(org))
+  const jobs = useQuery(jobsQuery(org))
   return (
     <>
       <h2>Provisioner daemons</h2>

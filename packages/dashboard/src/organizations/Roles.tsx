@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from "react-router"
 import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage, formValues } from "../ui/Form.tsx"
 import { organizationsApi as api, type Role } from "./api.ts"
+import { organizationKeys, rolesQuery } from "./queries.ts"
 
 /** The resources and actions the custom role form offers (the organization-scoped ones). */
 const RESOURCES = [
@@ -28,11 +29,11 @@ const permissionCount = (r: Role) =>
  */
 export const RolesPage = () => {
   const { org = "" } = useParams()
-  const roles = useQuery({ queryKey: ["org-roles", org], queryFn: () => api.roles(org) })
+  const roles = useQuery(rolesQuery(org))
   const queryClient = useQueryClient()
   const remove = useMutation({
     mutationFn: (name: string) => api.deleteRole(org, name),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ["org-roles", org] })
+    onSettled: () => queryClient.invalidateQueries({ queryKey: organizationKeys.roles(org) })
   })
   return (
     <>
@@ -95,7 +96,7 @@ export const RolesPage = () => {
 export const RoleFormPage = () => {
   const { org = "", role } = useParams()
   const editing = role !== undefined
-  const roles = useQuery({ queryKey: ["org-roles", org], queryFn: () => api.roles(org), enabled: editing })
+  const roles = useQuery({ ...rolesQuery(org), enabled: editing })
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   const existing = editing ? roles.data?.find((r) => r.name === role) : undefined
@@ -103,7 +104,7 @@ export const RoleFormPage = () => {
     mutationFn: (body: Parameters<typeof api.createRole>[1]) =>
       editing ? api.updateRole(org, body) : api.createRole(org, body),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ["org-roles", org] })
+      await queryClient.invalidateQueries({ queryKey: organizationKeys.roles(org) })
       navigate(`/organizations/${encodeURIComponent(org)}/roles`)
     }
   })

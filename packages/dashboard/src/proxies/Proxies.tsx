@@ -14,8 +14,7 @@ import { ErrorMessage } from "../ui/Form.tsx"
 import { SecretOnce } from "../ui/SecretOnce.tsx"
 import { Time } from "../ui/Time.tsx"
 import { proxiesApi as api, type WorkspaceProxy } from "./api.ts"
-
-const proxiesKey = ["workspace-proxies"] as const
+import { proxiesQuery, proxyKeys } from "./queries.ts"
 
 /** A proxy's health in words: the primary is the deployment itself. */
 const health = (p: WorkspaceProxy, primary: boolean) => {
@@ -34,8 +33,8 @@ const health = (p: WorkspaceProxy, primary: boolean) => {
 
 export const ProxiesPage = () => {
   const queryClient = useQueryClient()
-  const proxies = useQuery({ queryKey: proxiesKey, queryFn: api.list })
-  const refresh = () => queryClient.invalidateQueries({ queryKey: proxiesKey })
+  const proxies = useQuery(proxiesQuery)
+  const refresh = () => queryClient.invalidateQueries({ queryKey: proxyKeys.list })
   const [token, setToken] = useState<{ name: string; token: string } | undefined>()
   const create = useMutation({
     mutationFn: api.create,

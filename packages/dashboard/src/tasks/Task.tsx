@@ -6,6 +6,7 @@ import { ErrorMessage } from "../ui/Form.tsx"
 import { Time } from "../ui/Time.tsx"
 import { stateText, statusText, type Task, tasksApi } from "./api.ts"
 import { useRefreshOnWorkspace } from "./live.ts"
+import { taskKeys, taskLogsQuery, taskQuery } from "./queries.ts"
 import "./styles.css"
 
 /**
@@ -15,14 +16,13 @@ import "./styles.css"
  * agent (`POST .../send`), pause and resume (a stop or start build of its workspace), a new prompt
  * while it is paused (`PATCH .../input`, used by the next resume), and delete (after a confirmation).
  */
-const useTaskLogs = (owner: string, id: string, enabled: boolean) =>
-  useQuery({ queryKey: ["task", owner, id, "logs"], queryFn: () => tasksApi.logs(owner, id), enabled })
+const useTaskLogs = (owner: string, id: string, enabled: boolean) => useQuery({ ...taskLogsQuery(owner, id), enabled })
 
 export const TaskPage = () => {
   const { owner = "", task: id = "" } = useParams()
-  const key = ["task", owner, id] as const
+  const key = taskKeys.task(owner, id)
   const queryClient = useQueryClient()
-  const task = useQuery({ queryKey: key, queryFn: () => tasksApi.task(owner, id) })
+  const task = useQuery(taskQuery(owner, id))
   const logs = useTaskLogs(owner, id, task.isSuccess)
   useRefreshOnWorkspace(task.data?.workspace_id, key)
   if (task.isPending) return <p role="status">Loading…</p>

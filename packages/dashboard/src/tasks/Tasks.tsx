@@ -1,16 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { Link, useNavigate } from "react-router"
-import { templatesQuery } from "../templates/api.ts"
+import { templatesQuery } from "../templates/queries.ts"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { Time } from "../ui/Time.tsx"
 import { stateText, statusText, type Task, tasksApi } from "./api.ts"
 import { useRefreshOnWorkspace } from "./live.ts"
+import { taskKeys, tasksQuery } from "./queries.ts"
 import "./styles.css"
 
-export const tasksKey = ["tasks"] as const
-
 const TaskRow = ({ task }: { task: Task }) => {
-  useRefreshOnWorkspace(task.workspace_id, tasksKey)
+  useRefreshOnWorkspace(task.workspace_id, taskKeys.list)
   return (
     <tr>
       <th scope="row">
@@ -34,13 +33,12 @@ const TaskRow = ({ task }: { task: Task }) => {
 export const TasksPage = () => {
   const queryClient = useQueryClient()
   const navigate = useNavigate()
-  // Read again on each visit: the rows' watches follow changes only while the list is shown.
-  const tasks = useQuery({ queryKey: tasksKey, queryFn: tasksApi.tasks, staleTime: 0 })
+  const tasks = useQuery(tasksQuery)
   const templates = useQuery(templatesQuery)
   const create = useMutation({
     mutationFn: tasksApi.create,
     onSuccess: (task) => {
-      void queryClient.invalidateQueries({ queryKey: tasksKey })
+      void queryClient.invalidateQueries({ queryKey: taskKeys.list })
       navigate(`/tasks/${encodeURIComponent(task.owner_name)}/${task.id}`)
     }
   })

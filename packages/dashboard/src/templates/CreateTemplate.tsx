@@ -20,6 +20,7 @@ import {
 } from "./api.ts"
 import { TextField } from "./Fields.tsx"
 import { ImportProgress, useImport } from "./ImportVersion.tsx"
+import { examplesQuery, provisionerTypesQuery, templateKeys, variablesQuery } from "./queries.ts"
 import { changesValues, VariablesForm, withKeptSecrets } from "./VariablesForm.tsx"
 import "./styles.css"
 
@@ -82,7 +83,7 @@ export const Sources = (props: {
   readonly onExample: (id: string) => void
   readonly onFile: (source: { fileId: string; provisioner: string }) => void
 }) => {
-  const examples = useQuery({ queryKey: ["template-examples"], queryFn: api.examples })
+  const examples = useQuery(examplesQuery)
   return (
     <>
       <section aria-labelledby="starters">
@@ -120,11 +121,7 @@ export const UploadArchive = (props: {
   readonly action: string
   readonly onFile: (source: { fileId: string; provisioner: string }) => void
 }) => {
-  const provisioners = useQuery({
-    queryKey: ["provisioner-types"],
-    queryFn: api.provisioners,
-    staleTime: 60_000
-  })
+  const provisioners = useQuery(provisionerTypesQuery)
   const upload = useMutation({ mutationFn: api.upload })
   const id = useId()
   const types = provisioners.data === undefined || provisioners.data.length === 0 ? ["workbay"] : provisioners.data
@@ -185,7 +182,7 @@ const Imported = (props: {
   readonly onChange: () => void
 }) => {
   const id = props.version.id
-  const variables = useQuery({ queryKey: ["templateversion", id, "variables"], queryFn: () => api.variables(id) })
+  const variables = useQuery(variablesQuery(id))
   if (variables.isPending) return <p role="status">Loading the template variables…</p>
   if (variables.isError) return <ErrorMessage error={variables.error} />
   const list = variables.data
@@ -239,7 +236,7 @@ const TemplateForm = ({ version }: { version: TemplateVersion }) => {
   const create = useMutation({
     mutationFn: api.createTemplate,
     onSuccess: (template) => {
-      void queryClient.invalidateQueries({ queryKey: ["templates"] })
+      void queryClient.invalidateQueries({ queryKey: templateKeys.list })
       navigate(`/templates/${encodeURIComponent(template.name)}`)
     }
   })

@@ -17,6 +17,7 @@ import {
   type VariableValue,
   type VersionSource
 } from "./api.ts"
+import { variablesQuery, versionQuery } from "./queries.ts"
 import { VariablesForm, variablesToAsk } from "./VariablesForm.tsx"
 
 const STATUS: Record<string, string> = {
@@ -80,21 +81,12 @@ export const ImportProgress = (props: {
   readonly children?: (version: TemplateVersion) => ReactNode
 }) => {
   const id = props.created.id
-  const version = useQuery({
-    queryKey: ["templateversion", id],
-    queryFn: () => api.version(id),
-    initialData: props.created,
-    staleTime: Infinity
-  })
+  const version = useQuery({ ...versionQuery(id), initialData: props.created, staleTime: Infinity })
   const v = version.data
   const ended = importEnded(v)
   const onRetry = props.onRetry
   const ask = needsVariables(v) && onRetry !== undefined
-  const variables = useQuery({
-    queryKey: ["templateversion", id, "variables"],
-    queryFn: () => api.variables(id),
-    enabled: ask
-  })
+  const variables = useQuery({ ...variablesQuery(id), enabled: ask })
   const reported = useRef<string>(undefined)
   useEffect(() => {
     if (!ended || reported.current === id) return

@@ -5,7 +5,7 @@
  */
 import { useQuery } from "@tanstack/react-query"
 import { ErrorMessage } from "../ui/Form.tsx"
-import { templatesApi as api } from "./api.ts"
+import { insightsQuery } from "./queries.ts"
 import { useTemplate } from "./Template.tsx"
 
 const DAY = 24 * 3_600_000
@@ -32,10 +32,7 @@ const duration = (seconds: number) =>
 export const InsightsPage = () => {
   const t = useTemplate()
   const range = insightsRange(7)
-  const report = useQuery({
-    queryKey: ["template-insights", t.id, range.start, range.end],
-    queryFn: () => api.insights({ start_time: range.start, end_time: range.end }, [t.id])
-  })
+  const report = useQuery(insightsQuery(t.id, range))
   const r = report.data
   return (
     <>

@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { type FormEvent, useDeferredValue, useState } from "react"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { type TemplateRole, templatesApi as api } from "./api.ts"
+import { aclAvailableQuery, aclQuery, templateKeys } from "./queries.ts"
 import { useTemplate } from "./Template.tsx"
 
 type Perms = { user_perms?: Record<string, TemplateRole | "">; group_perms?: Record<string, TemplateRole | ""> }
@@ -31,11 +32,10 @@ const RoleSelect = (
 export const PermissionsPage = () => {
   const t = useTemplate()
   const queryClient = useQueryClient()
-  const aclKey = ["template-acl", t.id]
-  const acl = useQuery({ queryKey: aclKey, queryFn: () => api.acl(t.id) })
+  const acl = useQuery(aclQuery(t.id))
   const change = useMutation({
     mutationFn: (perms: Perms) => api.updateAcl(t.id, perms),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: aclKey })
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: templateKeys.acl(t.id) })
   })
   const users = acl.data?.users ?? []
   const groups = acl.data?.group ?? []
@@ -135,10 +135,7 @@ const AddMember = (
 ) => {
   const [q, setQ] = useState("")
   const deferred = useDeferredValue(q.trim())
-  const available = useQuery({
-    queryKey: ["template-acl-available", templateId, deferred],
-    queryFn: () => api.aclAvailable(templateId, deferred)
-  })
+  const available = useQuery(aclAvailableQuery(templateId, deferred))
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const form = new FormData(event.currentTarget)

@@ -13,6 +13,7 @@ import { Link } from "react-router"
 import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { type PrebuiltWorkspace, type Preset, type Template, templatesApi as api } from "./api.ts"
+import { prebuildsQuery, presetsQuery, templateKeys, templatePermissionsQuery } from "./queries.ts"
 
 export type PrebuildState = "ready" | "building" | "failed" | "stopped" | "deleting"
 
@@ -37,19 +38,13 @@ const COUNTED: ReadonlyArray<PrebuildState> = ["ready", "building", "failed", "d
 
 const keeps = (p: Preset) => (p.DesiredPrebuildInstances ?? 0) > 0
 
-export const prebuildsKey = (template: string) => ["prebuilds", template]
-
 export const TemplatePrebuilds = ({ template: t }: { template: Template }) => {
-  const presets = useQuery({
-    queryKey: ["presets", t.active_version_id],
-    queryFn: () => api.presets(t.active_version_id)
-  })
-  const may = useQuery({ queryKey: ["template-permissions", t.id], queryFn: () => api.templatePermissions(t) })
+  const presets = useQuery(presetsQuery(t.active_version_id))
+  const may = useQuery(templatePermissionsQuery(t))
   const kept = (presets.data ?? []).filter(keeps)
   const queryClient = useQueryClient()
   const list = useQuery({
-    queryKey: prebuildsKey(t.id),
-    queryFn: async () => (await api.prebuiltWorkspaces(t.name)).workspaces.filter((w) => w.template_id === t.id),
+    ...prebuildsQuery(t),
     enabled: kept.length > 0 && may.data?.viewPrebuilds === true,
     refetchInterval: (query) => {
       const ws = query.state.data
@@ -64,7 +59,7 @@ export const TemplatePrebuilds = ({ template: t }: { template: Template }) => {
   })
   const invalidate = useMutation({
     mutationFn: () => api.invalidatePrebuilds(t.id),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: prebuildsKey(t.id) })
+    onSettled: () => queryClient.invalidateQueries({ queryKey: templateKeys.prebuilds(t.id) })
   })
   if (presets.isError) return <ErrorMessage error={presets.error} />
   if (kept.length === 0) return null

@@ -10,7 +10,8 @@ import { ErrorMessage } from "../ui/Form.tsx"
 import { fieldError, type Template, templatesApi as api, type UpdateTemplateMeta } from "./api.ts"
 import { CheckField, FieldMessage, TextField } from "./Fields.tsx"
 import { templatePath } from "./paths.ts"
-import { templateKey, useTemplate } from "./Template.tsx"
+import { templateKeys } from "./queries.ts"
+import { useTemplate } from "./Template.tsx"
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
@@ -77,17 +78,17 @@ export const SettingsPage = () => {
   const save = useMutation({
     mutationFn: (body: UpdateTemplateMeta) => api.update(t.id, body),
     onSuccess: (updated) => {
-      void queryClient.invalidateQueries({ queryKey: ["templates"] })
+      void queryClient.invalidateQueries({ queryKey: templateKeys.list })
       if (updated === undefined) return
-      queryClient.setQueryData(templateKey(updated.name, organization), updated)
+      queryClient.setQueryData(templateKeys.template(updated.name, organization), updated)
       if (updated.name !== t.name) navigate(`${templatePath(updated.name, organization)}/settings`, { replace: true })
     }
   })
   const remove = useMutation({
     mutationFn: () => api.remove(t.id),
     onSuccess: () => {
-      queryClient.removeQueries({ queryKey: templateKey(t.name, organization) })
-      void queryClient.invalidateQueries({ queryKey: ["templates"] })
+      queryClient.removeQueries({ queryKey: templateKeys.template(t.name, organization) })
+      void queryClient.invalidateQueries({ queryKey: templateKeys.list })
       navigate("/templates", { replace: true })
     }
   })

@@ -9,26 +9,22 @@ import { lazy, Suspense } from "react"
 import { Link, NavLink, Outlet, useOutletContext, useParams } from "react-router"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { Time } from "../ui/Time.tsx"
-import { displayName, type Template, templatesApi as api } from "./api.ts"
+import { displayName, type Template } from "./api.ts"
 import { templatePath } from "./paths.ts"
 import { TemplatePrebuilds } from "./Prebuilds.tsx"
+import { templateQuery } from "./queries.ts"
 import { useVersion } from "./Templates.tsx"
 import "./styles.css"
 
 // react-markdown and its parsers are a chunk of their own, loaded when a README is shown.
 const Markdown = lazy(() => import("../ui/Markdown.tsx").then((m) => ({ default: m.Markdown })))
 
-export const templateKey = (name: string, organization?: string) => ["template", organization ?? "", name]
-
 /** The template of the page (the frame reads it; its pages get it from the frame). */
 export const useTemplate = () => useOutletContext<Template>()
 
 export const TemplateLayout = () => {
   const { template: name = "", organization } = useParams()
-  const template = useQuery({
-    queryKey: templateKey(name, organization),
-    queryFn: () => api.template(name, organization)
-  })
+  const template = useQuery(templateQuery(name, organization))
   if (template.isPending) return <p role="status">Loading the template…</p>
   if (template.isError) {
     return (

@@ -7,12 +7,12 @@
 import { useQuery } from "@tanstack/react-query"
 import { Link } from "react-router"
 import { ErrorMessage } from "../ui/Form.tsx"
-import { displayName, type Template, templatesApi as api, templatesQuery } from "./api.ts"
+import { displayName, type Template } from "./api.ts"
 import { useTemplatePath } from "./paths.ts"
+import { templatesQuery, versionQuery } from "./queries.ts"
 import "./styles.css"
 
-export const useVersion = (id: string) =>
-  useQuery({ queryKey: ["templateversion", id], queryFn: () => api.version(id), staleTime: 30_000 })
+export const useVersion = (id: string) => useQuery(versionQuery(id))
 
 const ActiveVersion = ({ template }: { template: Template }) => {
   const version = useVersion(template.active_version_id)

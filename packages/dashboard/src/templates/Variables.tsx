@@ -15,20 +15,17 @@ import { useParams } from "react-router"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { templatesApi as api, type TemplateVersion, type VariableValue } from "./api.ts"
 import { ImportProgress } from "./ImportVersion.tsx"
-import { templateKey, useTemplate } from "./Template.tsx"
+import { activeVersionChanged, variablesQuery } from "./queries.ts"
+import { useTemplate } from "./Template.tsx"
 import { useVersion } from "./Templates.tsx"
 import { variableErrors, VariablesForm } from "./VariablesForm.tsx"
-import { versionsKey } from "./Versions.tsx"
 
 export const VariablesPage = () => {
   const t = useTemplate()
   const { organization } = useParams()
   const queryClient = useQueryClient()
   const active = useVersion(t.active_version_id)
-  const variables = useQuery({
-    queryKey: ["templateversion", t.active_version_id, "variables"],
-    queryFn: () => api.variables(t.active_version_id)
-  })
+  const variables = useQuery(variablesQuery(t.active_version_id))
   const [sent, setSent] = useState<ReadonlyArray<VariableValue>>([])
   const [failed, setFailed] = useState<TemplateVersion>()
   // From the new version's creation until its import ended.
@@ -43,12 +40,7 @@ export const VariablesPage = () => {
   })
   const activate = useMutation({
     mutationFn: (version: TemplateVersion) => api.promote(t.id, version.id).then(() => version),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: templateKey(t.name, organization) }),
-        queryClient.invalidateQueries({ queryKey: versionsKey(t.id) }),
-        queryClient.invalidateQueries({ queryKey: ["templates"] })
-      ])
+    onSuccess: () => activeVersionChanged(queryClient, t, organization)
   })
   const busy = build.isPending || importing || activate.isPending
   const current = active.data

@@ -15,22 +15,19 @@ import { JobLogs } from "../ui/JobLogs.tsx"
 import { Time } from "../ui/Time.tsx"
 import { type TemplateResource, templatesApi as api } from "./api.ts"
 import { templatePath } from "./paths.ts"
+import { dryRunQuery, dryRunResourcesQuery, resourcesQuery, templateKeys, versionByNameQuery } from "./queries.ts"
 import { useTemplate } from "./Template.tsx"
-import { jobStatus, useVersionActions, versionsKey } from "./Versions.tsx"
+import { jobStatus, useVersionActions } from "./Versions.tsx"
 
 export const VersionPage = () => {
   const t = useTemplate()
   const { version: name = "", organization } = useParams()
-  const version = useQuery({
-    queryKey: [...versionsKey(t.id), name],
-    queryFn: () => api.versionByName(t.id, name)
-  })
+  const version = useQuery(versionByNameQuery(t.id, name))
   const queryClient = useQueryClient()
   const actions = useVersionActions(t)
   const v = version.data
   const resources = useQuery({
-    queryKey: ["template-version-resources", v?.id],
-    queryFn: () => api.resources(v!.id),
+    ...resourcesQuery(v?.id),
     enabled: v !== undefined && v.job.status === "succeeded"
   })
   const versionsPath = `${templatePath(t.name, organization)}/versions`
@@ -47,7 +44,7 @@ export const VersionPage = () => {
     )
   }
   const active = v.id === t.active_version_id
-  const refresh = () => queryClient.invalidateQueries({ queryKey: versionsKey(t.id) })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: templateKeys.versions(t.id) })
   return (
     <>
       <p>
@@ -169,13 +166,11 @@ const DryRun = ({ versionId, versionName }: { versionId: string; versionName: st
   })
   const jobId = start.data?.id
   const job = useQuery({
-    queryKey: ["dry-run", versionId, jobId],
-    queryFn: () => api.dryRunJob(versionId, jobId!),
+    ...dryRunQuery(versionId, jobId),
     enabled: jobId !== undefined && ended
   })
   const resources = useQuery({
-    queryKey: ["dry-run-resources", versionId, jobId],
-    queryFn: () => api.dryRunResources(versionId, jobId!),
+    ...dryRunResourcesQuery(versionId, jobId),
     enabled: jobId !== undefined && job.data?.status === "succeeded"
   })
   const status = job.data?.status

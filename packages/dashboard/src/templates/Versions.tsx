@@ -12,15 +12,14 @@ import { Time } from "../ui/Time.tsx"
 import { type Template, templatesApi as api, type TemplateVersion } from "./api.ts"
 import { UploadArchive } from "./CreateTemplate.tsx"
 import { ImportProgress, useImport } from "./ImportVersion.tsx"
-import { templateKey, useTemplate } from "./Template.tsx"
-
-export const versionsKey = (templateId: string) => ["template-versions", templateId]
+import { activeVersionChanged, templateKeys, versionsQuery } from "./queries.ts"
+import { useTemplate } from "./Template.tsx"
 
 export const jobStatus = (v: TemplateVersion) => v.job.status.charAt(0).toUpperCase() + v.job.status.slice(1)
 
 export const VersionsPage = () => {
   const t = useTemplate()
-  const versions = useQuery({ queryKey: versionsKey(t.id), queryFn: () => api.versions(t.id) })
+  const versions = useQuery(versionsQuery(t.id))
   const actions = useVersionActions(t)
   return (
     <>
@@ -97,12 +96,7 @@ export const VersionsPage = () => {
 export const useVersionActions = (t: Template) => {
   const queryClient = useQueryClient()
   const { organization } = useParams()
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: versionsKey(t.id) }),
-      queryClient.invalidateQueries({ queryKey: templateKey(t.name, organization) }),
-      queryClient.invalidateQueries({ queryKey: ["templates"] })
-    ])
+  const refresh = () => activeVersionChanged(queryClient, t, organization)
   const promote = useMutation({ mutationFn: (id: string) => api.promote(t.id, id), onSuccess: refresh })
   const archive = useMutation({
     mutationFn: ({ id, archived }: { id: string; archived: boolean }) => api.archive(id, archived),
@@ -130,7 +124,7 @@ const NewVersion = (
   const queryClient = useQueryClient()
   const created = run.created?.id
   useEffect(() => {
-    if (created !== undefined) void queryClient.invalidateQueries({ queryKey: versionsKey(template.id) })
+    if (created !== undefined) void queryClient.invalidateQueries({ queryKey: templateKeys.versions(template.id) })
   }, [created])
   return (
     <section aria-labelledby="new-version" className="new-version">
@@ -146,7 +140,7 @@ const NewVersion = (
                   active={v.id === template.active_version_id}
                   busy={busy}
                   onPromote={() => onPromote(v.id)}
-                  onShown={() => void queryClient.invalidateQueries({ queryKey: versionsKey(template.id) })}
+                  onShown={() => void queryClient.invalidateQueries({ queryKey: templateKeys.versions(template.id) })}
                 />
               )}
             </ImportProgress>

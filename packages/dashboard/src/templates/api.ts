@@ -53,7 +53,6 @@ export const templatesApi = {
         params: { path: { organization, templatename: name } }
       })
     ),
-  defaultOrganization: () => organizationsApi.get(ORGANIZATION),
   examples: () => unwrap(client.GET("/api/v2/organizations/{organization}/templates/examples", { params: { path } })),
   /** The provisioner types the organization's provisioners serve (for uploaded archives). */
   provisioners: async () => {
@@ -235,16 +234,3 @@ export const displayName = (t: { readonly name: string; readonly display_name: s
 /** The service's message for a field (one of its validations), if any. */
 export const fieldError = (error: Error | null, field: string) =>
   error instanceof ApiError ? error.validations.find((v) => v.field === field)?.detail : undefined
-
-/**
- * The templates the caller may see (`GET /templates`), one cached list for every page that shows
- * or picks them (the templates list, the workspace and task creation).
- */
-export const templatesQuery = { queryKey: ["templates"], queryFn: templatesApi.templates } as const
-
-/** The default organization (its name: templates of other organizations name theirs in their paths). */
-export const defaultOrganizationQuery = {
-  queryKey: ["organization", ORGANIZATION],
-  queryFn: templatesApi.defaultOrganization,
-  staleTime: Infinity
-} as const

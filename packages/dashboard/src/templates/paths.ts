@@ -1,6 +1,7 @@
 /** Where a template's pages are, for links from any area. */
 import { useQuery } from "@tanstack/react-query"
-import { defaultOrganizationQuery, type Template } from "./api.ts"
+import type { Template } from "./api.ts"
+import { defaultOrganizationQuery } from "./queries.ts"
 
 /**
  * A template's pages: `/templates/<name>` in the default organization, as the described system's,

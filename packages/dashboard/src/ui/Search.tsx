@@ -2,7 +2,7 @@
  * A searched and paged list's state in the page's URL (`?q=` and `?page=`, from 0), so a reload or
  * a link shows the same page, and the search box that sets it.
  */
-import { keepPreviousData, useQuery } from "@tanstack/react-query"
+import { keepPreviousData, type QueryKey, useQuery, type UseQueryOptions } from "@tanstack/react-query"
 import { type ReactNode, useId } from "react"
 import { useSearchParams } from "react-router"
 import { ErrorMessage } from "./Form.tsx"
@@ -56,13 +56,13 @@ export const SearchBox = (
  * service's answer for the URL's `q` and page (loading, its error, the empty state, the rows
  * `children` draws from the page's items) and the pager.
  */
-export function SearchedList<D, I>(props: {
+export function SearchedList<D, I, K extends QueryKey>(props: {
   readonly title: string
   readonly searchLabel: string
   readonly placeholder: string
-  readonly queryKey: string
   readonly pageSize: number
-  readonly fetch: (q: string, limit: number, offset: number) => Promise<D>
+  /** The query of page `page` (from 0) of what `q` finds, `size` a page (its area's queries.ts). */
+  readonly query: (q: string, page: number, size: number) => UseQueryOptions<D, Error, D, K>
   readonly items: (data: D) => ReadonlyArray<I>
   readonly count: (data: D) => number
   readonly loading: string
@@ -70,11 +70,7 @@ export function SearchedList<D, I>(props: {
   readonly children: (items: ReadonlyArray<I>, data: D) => ReactNode
 }) {
   const { q, page, go } = useSearchPage()
-  const list = useQuery({
-    queryKey: [props.queryKey, q, page],
-    queryFn: () => props.fetch(q, props.pageSize, page * props.pageSize),
-    placeholderData: keepPreviousData
-  })
+  const list = useQuery({ ...props.query(q, page, props.pageSize), placeholderData: keepPreviousData })
   const items = list.data === undefined ? undefined : props.items(list.data)
   return (
     <>

@@ -10,30 +10,9 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
 import { Link, useSearchParams } from "react-router"
-import { ApiError, client, unwrap } from "../api/client.ts"
 import { Card, ErrorMessage } from "../ui/Form.tsx"
-
-const deviceApi = {
-  start: () => unwrap(client.GET("/api/v2/users/oauth2/github/device")),
-  poll: async (code: string, state: string): Promise<{ redirect_url: string } | "pending" | "slow_down"> => {
-    const response = await fetch(
-      `/api/v2/users/oauth2/github/callback?${new URLSearchParams({ code, state })}`,
-      { headers: { accept: "application/json" }, credentials: "same-origin" }
-    )
-    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>
-    if (response.ok && typeof body.redirect_url === "string") return { redirect_url: body.redirect_url }
-    // The detail is GitHub's error, followed by its description when GitHub gave one.
-    const refusal = typeof body.detail === "string" ? body.detail.split(":")[0] : ""
-    if (response.status === 400 && refusal === "authorization_pending") return "pending"
-    if (response.status === 400 && refusal === "slow_down") return "slow_down"
-    throw new ApiError(
-      response.status,
-      typeof body.message === "string" ? body.message : `The sign-in failed (${response.status}).`,
-      typeof body.detail === "string" ? body.detail : undefined,
-      []
-    )
-  }
-}
+import { usersApi as api } from "./api.ts"
+import { githubDeviceQuery, refreshMe } from "./queries.ts"
 
 /** Only a path on this site (never another site's address). */
 const samePath = (url: string) => (url.startsWith("/") && !url.startsWith("//") ? url : "/workspaces")
@@ -41,7 +20,7 @@ const samePath = (url: string) => (url.startsWith("/") && !url.startsWith("//") 
 export const DeviceSignInPage = () => {
   const [params] = useSearchParams()
   const state = params.get("state") ?? ""
-  const device = useQuery({ queryKey: ["github-device"], queryFn: deviceApi.start, retry: false, staleTime: Infinity })
+  const device = useQuery(githubDeviceQuery)
   const queryClient = useQueryClient()
   const [failure, setFailure] = useState<Error | null>(null)
   const data = device.data
@@ -52,14 +31,14 @@ export const DeviceSignInPage = () => {
     let interval = Math.max(1, data.interval) * 1000
     const ask = async () => {
       try {
-        const answer = await deviceApi.poll(data.device_code, state)
+        const answer = await api.githubDevicePoll(data.device_code, state)
         if (stopped) return
         if (answer === "pending" || answer === "slow_down") {
           if (answer === "slow_down") interval += 5000
           timer = setTimeout(ask, interval)
           return
         }
-        await queryClient.invalidateQueries({ queryKey: ["me"] })
+        await refreshMe(queryClient)
         window.location.assign(samePath(answer.redirect_url))
       } catch (e) {
         if (!stopped) setFailure(e instanceof Error ? e : new Error(String(e)))

@@ -1,18 +1,13 @@
 import { useMutation } from "@tanstack/react-query"
 import { Link, useNavigate, useSearchParams } from "react-router"
-import { client, unwrap } from "../api/client.ts"
 import { Card, ErrorMessage, Field, formValues } from "../ui/Form.tsx"
-
-const requestPasscode = (email: string) => unwrap(client.POST("/api/v2/users/otp/request", { body: { email } }))
-
-const changePassword = (body: { email: string; one_time_passcode: string; password: string }) =>
-  unwrap(client.POST("/api/v2/users/otp/change-password", { body }))
+import { usersApi as api } from "./api.ts"
 
 /** A forgotten password, step one: the email, to which the service mails a one-time passcode. */
 export const RequestPasscodePage = () => {
   const navigate = useNavigate()
   const request = useMutation({
-    mutationFn: requestPasscode,
+    mutationFn: api.requestPasscode,
     onSuccess: (_, email) => navigate(`/reset-password/change?${new URLSearchParams({ email })}`)
   })
   return (
@@ -40,7 +35,7 @@ export const ChangePasswordPage = () => {
   const [params] = useSearchParams()
   const navigate = useNavigate()
   const change = useMutation({
-    mutationFn: changePassword,
+    mutationFn: api.changePasswordWithPasscode,
     onSuccess: () => navigate("/login", { state: { passwordChanged: true } })
   })
   return (

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query"
 import { Navigate, useNavigate } from "react-router"
 import { Card, ErrorMessage, Field, formValues } from "../ui/Form.tsx"
 import { usersApi as api } from "./api.ts"
+import { refreshMe, userKeys } from "./queries.ts"
 import { useFirstUserExists } from "./session.ts"
 
 /** The first user (the owner), when none exists yet: `POST /users/first`, then signed in. */
@@ -15,8 +16,8 @@ export const SetupPage = () => {
       await api.login(v.email, v.password)
     },
     onSuccess: async () => {
-      queryClient.setQueryData(["first-user"], true)
-      await queryClient.invalidateQueries({ queryKey: ["me"] })
+      queryClient.setQueryData(userKeys.firstUser, true)
+      await refreshMe(queryClient)
       navigate("/workspaces", { replace: true })
     }
   })

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { Link, Navigate, useLocation, useNavigate } from "react-router"
 import { Card, ErrorMessage, Field, formValues } from "../ui/Form.tsx"
 import { usersApi as api } from "./api.ts"
+import { authMethodsQuery, refreshMe } from "./queries.ts"
 import { useFirstUserExists, useMe } from "./session.ts"
 
 /** Where a provider's sign-in starts (its callback without a code), coming back to the workspaces. */
@@ -14,7 +15,7 @@ const providerStart = (provider: "oauth2/github" | "oidc") =>
  */
 export const SignInPage = () => {
   const first = useFirstUserExists()
-  const methods = useQuery({ queryKey: ["auth-methods"], queryFn: api.authMethods })
+  const methods = useQuery(authMethodsQuery)
   const me = useMe()
   const queryClient = useQueryClient()
   const navigate = useNavigate()
@@ -22,7 +23,7 @@ export const SignInPage = () => {
   const signIn = useMutation({
     mutationFn: (v: { email: string; password: string }) => api.login(v.email, v.password),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ["me"] })
+      await refreshMe(queryClient)
       navigate("/workspaces", { replace: true })
     }
   })

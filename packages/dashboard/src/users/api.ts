@@ -1,7 +1,11 @@
-/** The users area's calls: first-user setup, sign in and out, the signed-in user. */
-import { client, isStatus, type Schemas, unwrap } from "../api/client.ts"
+/**
+ * The users area's calls: first-user setup, sign in and out (with GitHub's device flow), a
+ * forgotten password's one-time passcode, the signed-in user and what they may do.
+ */
+import { ApiError, client, isStatus, type Schemas, unwrap } from "../api/client.ts"
 
 export type User = Schemas["User"]
+export type AuthorizationCheck = Schemas["AuthorizationCheck"]
 
 export const usersApi = {
   authMethods: () => unwrap(client.GET("/api/v2/users/authmethods")),
@@ -19,6 +23,41 @@ export const usersApi = {
     unwrap(client.POST("/api/v2/users/first", { body: name.trim() === "" ? body : { ...body, name } })),
   login: (email: string, password: string) => unwrap(client.POST("/api/v2/users/login", { body: { email, password } })),
   logout: () => unwrap(client.POST("/api/v2/users/logout")),
+  /** A one-time passcode mailed to the account with this email (a forgotten password). */
+  requestPasscode: (email: string) => unwrap(client.POST("/api/v2/users/otp/request", { body: { email } })),
+  changePasswordWithPasscode: (body: { email: string; one_time_passcode: string; password: string }) =>
+    unwrap(client.POST("/api/v2/users/otp/change-password", { body })),
+  /** GitHub's device flow: a device code and the user code to enter at GitHub. */
+  githubDevice: () => unwrap(client.GET("/api/v2/users/oauth2/github/device")),
+  /**
+   * Asks GitHub's callback whether the device code was approved: "pending", "slow_down" (ask less
+   * often, RFC 8628), or where to go once signed in (the session cookie is then set). Plain fetch:
+   * the callback answers 400 with GitHub's error while waiting, which is no failure here.
+   */
+  githubDevicePoll: async (
+    code: string,
+    state: string
+  ): Promise<{ redirect_url: string } | "pending" | "slow_down"> => {
+    const response = await fetch(
+      `/api/v2/users/oauth2/github/callback?${new URLSearchParams({ code, state })}`,
+      { headers: { accept: "application/json" }, credentials: "same-origin" }
+    )
+    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>
+    if (response.ok && typeof body.redirect_url === "string") return { redirect_url: body.redirect_url }
+    // The detail is GitHub's error, followed by its description when GitHub gave one.
+    const refusal = typeof body.detail === "string" ? body.detail.split(":")[0] : ""
+    if (response.status === 400 && refusal === "authorization_pending") return "pending"
+    if (response.status === 400 && refusal === "slow_down") return "slow_down"
+    throw new ApiError(
+      response.status,
+      typeof body.message === "string" ? body.message : `The sign-in failed (${response.status}).`,
+      typeof body.detail === "string" ? body.detail : undefined,
+      []
+    )
+  },
+  /** The service's answer (yes or no) to each named check, for the signed-in user (`POST /authcheck`). */
+  authCheck: (checks: Record<string, AuthorizationCheck>) =>
+    unwrap(client.POST("/api/v2/authcheck", { body: { checks } })),
   /** A user by id or username (`me`: the caller). */
   user: (user: string) => unwrap(client.GET("/api/v2/users/{user}", { params: { path: { user } } })),
   /** The signed-in user, or null when not signed in. */

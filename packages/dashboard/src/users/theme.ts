@@ -5,10 +5,7 @@
  */
 import { useQuery } from "@tanstack/react-query"
 import { useEffect } from "react"
-import { settingsApi } from "./settings/api.ts"
-
-/** The signed-in user's appearance (not the deployment's, `["deployment-appearance"]`). */
-export const appearanceKey = ["user-appearance"] as const
+import { appearanceQuery } from "./settings/queries.ts"
 
 export const applyTheme = (preference: string | undefined) => {
   if (preference === "light" || preference === "dark") document.documentElement.dataset.theme = preference
@@ -20,7 +17,7 @@ export const applyTheme = (preference: string | undefined) => {
  * system's again when the frame goes (signed out: the next person's sign-in page is not ours).
  */
 export const useAppliedTheme = () => {
-  const appearance = useQuery({ queryKey: appearanceKey, queryFn: settingsApi.appearance })
+  const appearance = useQuery(appearanceQuery)
   const preference = appearance.data?.theme_preference
   useEffect(() => {
     if (preference === undefined) return

@@ -17,9 +17,8 @@ import { useMutation, useQuery } from "@tanstack/react-query"
 import { type FormEvent, useId, useState } from "react"
 import { Link, useNavigate, useParams } from "react-router"
 import { ApiError } from "../api/client.ts"
-import { groupsApi, quotaKey } from "../groups/api.ts"
-import { defaultOrganizationQuery, templatesQuery } from "../templates/api.ts"
 import { useTemplatePath } from "../templates/paths.ts"
+import { defaultOrganizationQuery, presetsQuery, templatesQuery } from "../templates/queries.ts"
 import { ErrorMessage } from "../ui/Form.tsx"
 import "./styles.css"
 import { type Preset, type Template, workspacesApi as api } from "./api.ts"
@@ -27,6 +26,7 @@ import { workspacePath } from "./hooks.ts"
 import { ParameterFields } from "./ParameterFields.tsx"
 import { useParameterForm } from "./parameterForm.ts"
 import { validateName } from "./parameters.ts"
+import { quotaQuery } from "./queries.ts"
 
 const titleOf = (t: Template) => (t.display_name !== "" ? t.display_name : t.name)
 
@@ -96,19 +96,9 @@ export const CreateWorkspacePage = () => {
 
 const CreateWorkspaceForm = ({ template }: { template: Template }) => {
   const version = template.active_version_id
-  const presets = useQuery({ queryKey: ["presets", version], queryFn: () => api.presets(version) })
+  const presets = useQuery(presetsQuery(version))
   const organization = template.organization_id
-  // Asked each time the form opens: an allowance saved, or a workspace built, since the last visit counts.
-  const quota = useQuery({
-    queryKey: quotaKey(organization),
-    queryFn: async () => {
-      const q = await api.quota(organization, "me")
-      // A budget above 0 is an allowance of a group of the organization: quotas apply there.
-      return q.budget > 0 || await groupsApi.quotasOn(organization) ? q : null
-    },
-    retry: false,
-    refetchOnMount: "always"
-  })
+  const quota = useQuery(quotaQuery(organization))
   if (presets.isPending) return <p role="status">Loading the template's parameters…</p>
   if (presets.isError) {
     return (

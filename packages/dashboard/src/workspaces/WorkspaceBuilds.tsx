@@ -9,16 +9,16 @@ import { useEffect, useState } from "react"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { JobLogs } from "../ui/JobLogs.tsx"
 import { Time } from "../ui/Time.tsx"
-import { type Workspace, type WorkspaceBuild, workspacesApi as api } from "./api.ts"
+import type { Workspace, WorkspaceBuild } from "./api.ts"
 import { capitalized } from "./hooks.ts"
+import { buildsQuery, timingsQuery, workspaceKeys } from "./queries.ts"
 
 export const WorkspaceBuilds = ({ workspace: w }: { workspace: Workspace }) => {
-  const queryKey = ["builds", w.id]
-  const builds = useQuery({ queryKey, queryFn: () => api.builds(w.id) })
+  const builds = useQuery(buildsQuery(w.id))
   const queryClient = useQueryClient()
   const latest = `${w.latest_build.id}:${w.latest_build.status}`
   useEffect(() => {
-    void queryClient.invalidateQueries({ queryKey })
+    void queryClient.invalidateQueries({ queryKey: workspaceKeys.builds(w.id) })
   }, [latest])
   const [open, setOpen] = useState<string | undefined>(undefined)
   return (
@@ -68,11 +68,7 @@ const seconds = (from: string, to: string) => {
 
 export const WorkspaceTimings = ({ build }: { build: WorkspaceBuild }) => {
   const done = build.job.completed_at !== undefined
-  const timings = useQuery({
-    queryKey: ["timings", build.id, done],
-    queryFn: () => api.timings(build.id),
-    enabled: done
-  })
+  const timings = useQuery({ ...timingsQuery(build.id, done), enabled: done })
   const rows = [
     ...(timings.data?.provisioner_timings ?? []).map((t) => ({
       key: `p-${t.stage}-${t.resource}-${t.action}-${t.started_at}`,

@@ -13,24 +13,13 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { type FormEvent, useId, useRef, useState } from "react"
-import { ApiError, client, unwrap } from "../api/client.ts"
+import { ApiError } from "../api/client.ts"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { type NameValue, type Workspace, workspacesApi as api } from "./api.ts"
 import { ParameterFields } from "./ParameterFields.tsx"
 import { useParameterForm } from "./parameterForm.ts"
 import { labelOf, unanswered } from "./parameters.ts"
-
-const buildParameters = (workspacebuild: string) =>
-  unwrap(client.GET("/api/v2/workspacebuilds/{workspacebuild}/parameters", { params: { path: { workspacebuild } } }))
-
-const parametersQuery = (version: string) => ({
-  queryKey: ["rich-parameters", version],
-  queryFn: () => api.parameters(version)
-})
-const buildParametersQuery = (build: string) => ({
-  queryKey: ["build-parameters", build],
-  queryFn: () => buildParameters(build)
-})
+import { buildParametersQuery, richParametersQuery } from "./queries.ts"
 
 /**
  * The modal form of `version`'s parameters (parameterForm.ts: evaluated live for the workspace's
@@ -120,7 +109,7 @@ const ParametersDialog = (
 /** The latest build's parameter values, and the dialog that changes them with a new build. */
 export const WorkspaceParameters = ({ workspace: w, disabled }: { workspace: Workspace; disabled: boolean }) => {
   const version = w.latest_build.template_version_id
-  const parameters = useQuery(parametersQuery(version))
+  const parameters = useQuery(richParametersQuery(version))
   const values = useQuery(buildParametersQuery(w.latest_build.id))
   const [editing, setEditing] = useState(false)
   if (parameters.isError) return <ErrorMessage error={parameters.error} />
@@ -181,7 +170,7 @@ export const UpdateButton = ({ workspace: w, disabled, onError }: {
     mutationFn: async () => {
       const previous = await queryClient.fetchQuery(buildParametersQuery(w.latest_build.id))
       if (w.template_use_classic_parameter_flow) {
-        const missing = unanswered(await queryClient.fetchQuery(parametersQuery(version)), previous)
+        const missing = unanswered(await queryClient.fetchQuery(richParametersQuery(version)), previous)
         if (missing.length > 0) return setAsking({ previous, only: missing.map((p) => p.name) })
         return void (await api.build(w.id, "start", { template_version_id: version }))
       }

@@ -9,13 +9,13 @@ import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { type ShareLevel, type Workspace, workspacesApi as api } from "./api.ts"
 import { capitalized } from "./hooks.ts"
+import { portSharesQuery, workspaceKeys } from "./queries.ts"
 
 export const WorkspacePorts = ({ workspace: w, agents }: { workspace: Workspace; agents: ReadonlyArray<string> }) => {
-  const queryKey = ["port-shares", w.id]
-  const shares = useQuery({ queryKey, queryFn: () => api.portShares(w.id) })
+  const shares = useQuery(portSharesQuery(w.id))
   const queryClient = useQueryClient()
   const id = useId()
-  const refresh = () => queryClient.invalidateQueries({ queryKey })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: workspaceKeys.portShares(w.id) })
   const add = useMutation({
     mutationFn: (body: Parameters<typeof api.sharePort>[1]) => api.sharePort(w.id, body),
     onSuccess: refresh

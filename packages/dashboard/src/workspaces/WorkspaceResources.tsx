@@ -9,8 +9,9 @@ import { useQuery } from "@tanstack/react-query"
 import { Link } from "react-router"
 import { Time } from "../ui/Time.tsx"
 import { AgentDetails } from "./AgentDetails.tsx"
-import { type Workspace, type WorkspaceAgent, workspacesApi as api } from "./api.ts"
+import type { Workspace, WorkspaceAgent } from "./api.ts"
 import { capitalized, terminalPath } from "./hooks.ts"
+import { appHostQuery } from "./queries.ts"
 
 /**
  * Where an app opens: its own address when external; a subdomain app on its host under the
@@ -45,12 +46,7 @@ const latencyOf = (agent: WorkspaceAgent): string => {
 export const WorkspaceResources = ({ workspace: w }: { workspace: Workspace }) => {
   const resources = w.latest_build.resources.filter((r) => !r.hide)
   const hasSubdomainApps = resources.some((r) => (r.agents ?? []).some((a) => a.apps.some((app) => app.subdomain)))
-  const appHost = useQuery({
-    queryKey: ["applications-host"],
-    queryFn: api.appHost,
-    enabled: hasSubdomainApps,
-    staleTime: Infinity
-  }).data?.host
+  const appHost = useQuery({ ...appHostQuery, enabled: hasSubdomainApps }).data?.host
   return (
     <section aria-labelledby="resources-heading">
       <h2 id="resources-heading">Resources</h2>

@@ -8,24 +8,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query"
 import { useId, useState } from "react"
 import { useNavigate } from "react-router"
-import { ApiError, client, unwrap } from "../api/client.ts"
+import { ApiError } from "../api/client.ts"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { Time } from "../ui/Time.tsx"
-import type { Workspace } from "./api.ts"
+import { type Workspace, workspacesApi as api } from "./api.ts"
 import { workspacePath } from "./hooks.ts"
 import { validateName } from "./parameters.ts"
-
-const path = (workspace: string) => ({ params: { path: { workspace } } })
-const settingsApi = {
-  rename: (workspace: string, name: string) =>
-    unwrap(client.PATCH("/api/v2/workspaces/{workspace}", { ...path(workspace), body: { name } })),
-  autoUpdates: (workspace: string, automatic_updates: "always" | "never") =>
-    unwrap(
-      client.PUT("/api/v2/workspaces/{workspace}/autoupdates", { ...path(workspace), body: { automatic_updates } })
-    ),
-  dormant: (workspace: string, dormant: boolean) =>
-    unwrap(client.PUT("/api/v2/workspaces/{workspace}/dormant", { ...path(workspace), body: { dormant } }))
-}
+import { workspaceKeys } from "./queries.ts"
 
 export const WorkspaceSettings = ({ workspace: w }: { workspace: Workspace }) => {
   const id = useId()
@@ -35,16 +24,16 @@ export const WorkspaceSettings = ({ workspace: w }: { workspace: Workspace }) =>
   const [updates, setUpdates] = useState(w.automatic_updates)
   const nameError = name === w.name ? undefined : validateName(name)
   const rename = useMutation({
-    mutationFn: () => settingsApi.rename(w.id, name),
+    mutationFn: () => api.rename(w.id, name),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ["workspaces"] })
+      void queryClient.invalidateQueries({ queryKey: workspaceKeys.lists })
       navigate(workspacePath(w.owner_name, name), { replace: true })
     }
   })
   const autoUpdates = useMutation({
-    mutationFn: (value: "always" | "never") => settingsApi.autoUpdates(w.id, value)
+    mutationFn: (value: "always" | "never") => api.autoUpdates(w.id, value)
   })
-  const activate = useMutation({ mutationFn: () => settingsApi.dormant(w.id, false) })
+  const activate = useMutation({ mutationFn: () => api.dormant(w.id, false) })
   const serverNameError = rename.error instanceof ApiError
     ? rename.error.validations.find((v) => v.field === "name")?.detail
     : undefined

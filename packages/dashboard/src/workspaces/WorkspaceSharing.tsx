@@ -12,10 +12,10 @@ import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { usersApi } from "../users/api.ts"
 import { type Workspace, workspacesApi as api } from "./api.ts"
+import { aclQuery, workspaceKeys } from "./queries.ts"
 
 export const WorkspaceSharing = ({ workspace: w }: { workspace: Workspace }) => {
-  const queryKey = ["acl", w.id]
-  const acl = useQuery({ queryKey, queryFn: () => api.acl(w.id) })
+  const acl = useQuery(aclQuery(w.id))
   const queryClient = useQueryClient()
   const id = useId()
   const change = useMutation({
@@ -28,7 +28,7 @@ export const WorkspaceSharing = ({ workspace: w }: { workspace: Workspace }) => 
       const userId = known ? name : (await usersApi.user(name)).id
       await api.updateAcl(w.id, { user_roles: { [userId]: role } })
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey })
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: workspaceKeys.acl(w.id) })
   })
   return (
     <section aria-labelledby="sharing-heading">

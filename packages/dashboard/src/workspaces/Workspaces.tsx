@@ -6,8 +6,9 @@ import { ErrorMessage } from "../ui/Form.tsx"
 import { Pager } from "../ui/Pager.tsx"
 import { SearchBox, useSearchPage } from "../ui/Search.tsx"
 import "./styles.css"
-import { watchWorkspace, type Workspace, workspacesApi as api, type WorkspacesPage as Page } from "./api.ts"
+import { watchWorkspace, type Workspace, workspacesApi as api } from "./api.ts"
 import { workspacePath } from "./hooks.ts"
+import { workspaceKeys, workspacesQuery } from "./queries.ts"
 
 const PAGE_SIZE = 25
 
@@ -36,19 +37,15 @@ const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle
  */
 export const WorkspacesPage = () => {
   const { q, page, go } = useSearchPage()
-  const queryKey = ["workspaces", q, page]
-  const list = useQuery({
-    queryKey,
-    queryFn: () => api.workspaces(q, PAGE_SIZE, page * PAGE_SIZE),
-    placeholderData: keepPreviousData
-  })
+  const options = workspacesQuery(q, page, PAGE_SIZE)
+  const list = useQuery({ ...options, placeholderData: keepPreviousData })
   const queryClient = useQueryClient()
   const ids = (list.data?.workspaces ?? []).map((w) => w.id).join(",")
   useEffect(() => {
     if (ids === "") return
     const stops = ids.split(",").map((id) =>
       watchWorkspace(id, (changed) =>
-        queryClient.setQueryData<Page>(queryKey, (old) =>
+        queryClient.setQueryData(options.queryKey, (old) =>
           old === undefined
             ? old
             : { ...old, workspaces: old.workspaces.map((w) => (w.id === changed.id ? changed : w)) }))
@@ -59,7 +56,7 @@ export const WorkspacesPage = () => {
   // A favorite changes the order (favorites first, as the service lists them): the page again.
   const favorite = useMutation({
     mutationFn: ({ id, on }: { id: string; on: boolean }) => api.favorite(id, on),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ["workspaces"] })
+    onSettled: () => queryClient.invalidateQueries({ queryKey: workspaceKeys.lists })
   })
   const count = list.data?.count ?? 0
   const seesPrebuilds = usePermissions().data?.viewPrebuiltWorkspaces === true

@@ -1,7 +1,7 @@
 /**
  * The workspaces area's calls: lists, one workspace (kept live by its watch), creating one from a
- * template (its parameters, presets and the quota), builds (history, logs' path, timings, cancel),
- * schedule, sharing, port shares and favorites.
+ * template (its parameters and the quota), builds (history, parameters, timings, cancel), settings
+ * (name, automatic updates, dormancy), schedule, sharing, port shares and favorites.
  */
 import { client, type Schemas, unwrap, watch } from "../api/client.ts"
 
@@ -49,6 +49,9 @@ export const workspacesApi = {
     ),
   cancel: (workspacebuild: string) =>
     unwrap(client.PATCH("/api/v2/workspacebuilds/{workspacebuild}/cancel", { params: { path: { workspacebuild } } })),
+  /** The values build `workspacebuild` was made with. */
+  buildParameters: (workspacebuild: string) =>
+    unwrap(client.GET("/api/v2/workspacebuilds/{workspacebuild}/parameters", { params: { path: { workspacebuild } } })),
   timings: (workspacebuild: string) =>
     unwrap(client.GET("/api/v2/workspacebuilds/{workspacebuild}/timings", { params: { path: { workspacebuild } } })),
   favorite: (workspace: string, on: boolean) =>
@@ -59,6 +62,13 @@ export const workspacesApi = {
     ),
   autostart: (workspace: string, schedule: string) =>
     unwrap(client.PUT("/api/v2/workspaces/{workspace}/autostart", { ...ws(workspace), body: { schedule } })),
+  rename: (workspace: string, name: string) =>
+    unwrap(client.PATCH("/api/v2/workspaces/{workspace}", { ...ws(workspace), body: { name } })),
+  /** "always": updated to the template's active version at each start. */
+  autoUpdates: (workspace: string, automatic_updates: "always" | "never") =>
+    unwrap(client.PUT("/api/v2/workspaces/{workspace}/autoupdates", { ...ws(workspace), body: { automatic_updates } })),
+  dormant: (workspace: string, dormant: boolean) =>
+    unwrap(client.PUT("/api/v2/workspaces/{workspace}/dormant", { ...ws(workspace), body: { dormant } })),
   ttl: (workspace: string, ttl_ms: number | null) =>
     unwrap(client.PUT("/api/v2/workspaces/{workspace}/ttl", { ...ws(workspace), body: { ttl_ms } })),
   acl: (workspace: string) => unwrap(client.GET("/api/v2/workspaces/{workspace}/acl", ws(workspace))),
@@ -80,8 +90,6 @@ export const workspacesApi = {
         params: { path: { templateversion } }
       })
     ),
-  presets: (templateversion: string) =>
-    unwrap(client.GET("/api/v2/templateversions/{templateversion}/presets", { params: { path: { templateversion } } })),
   quota: (organization: string, user: string) =>
     unwrap(
       client.GET("/api/v2/organizations/{organization}/members/{user}/workspace-quota", {

@@ -5,7 +5,8 @@
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect } from "react"
-import { watchWorkspace, type Workspace, workspacesApi as api } from "./api.ts"
+import { watchWorkspace } from "./api.ts"
+import { workspaceQuery } from "./queries.ts"
 
 /** The owner of a `/@owner/...` path segment, or undefined when the segment has no `@`. */
 export const ownerOf = (segment: string | undefined) =>
@@ -21,13 +22,13 @@ export const terminalPath = (owner: string, workspace: string, agent: string) =>
 
 /** The workspace `owner/name` (`GET /users/{owner}/workspace/{name}`), kept live by its watch. */
 export const useWorkspace = (owner: string, name: string) => {
-  const queryKey = ["workspace", owner, name]
-  const query = useQuery({ queryKey, queryFn: () => api.workspace(owner, name) })
+  const options = workspaceQuery(owner, name)
+  const query = useQuery(options)
   const queryClient = useQueryClient()
   const id = query.data?.id
   useEffect(() => {
     if (id === undefined) return
-    return watchWorkspace(id, (changed) => queryClient.setQueryData<Workspace>(queryKey, changed))
+    return watchWorkspace(id, (changed) => queryClient.setQueryData(options.queryKey, changed))
   }, [id, owner, name])
   return query
 }

@@ -18,7 +18,7 @@
 import { useQuery } from "@tanstack/react-query"
 import { useEffect, useMemo, useRef, useState } from "react"
 import type { ApiError } from "../api/client.ts"
-import { type NameValue, type Preset, workspacesApi as api } from "./api.ts"
+import type { NameValue, Preset } from "./api.ts"
 import { answeredValues, diagnosticText, toParameter, useDynamicParameters } from "./dynamicParameters.ts"
 import {
   applyPreset,
@@ -29,6 +29,7 @@ import {
   validateAll,
   type Values
 } from "./parameters.ts"
+import { richParametersQuery } from "./queries.ts"
 
 const NONE: ReadonlyArray<never> = []
 
@@ -57,11 +58,7 @@ export const useParameterForm = (options: ParameterFormOptions) => {
   const { version, owner, previous = NONE, preset, only, otherFields = NONE, showAll = false } = options
   const dynamic = useDynamicParameters(options.classic ? undefined : version, owner)
   const classic = options.classic || dynamic.failed
-  const rich = useQuery({
-    queryKey: ["rich-parameters", version],
-    queryFn: () => api.parameters(version),
-    enabled: classic
-  })
+  const rich = useQuery({ ...richParametersQuery(version), enabled: classic })
   const response = classic ? undefined : dynamic.response
   const evaluated = useMemo(() => response?.parameters.map(toParameter), [response])
   const all = (classic ? rich.data : evaluated) ?? NONE

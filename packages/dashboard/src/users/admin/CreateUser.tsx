@@ -4,6 +4,7 @@ import { Link, useNavigate } from "react-router"
 import { ApiError } from "../../api/client.ts"
 import { ErrorMessage, formValues } from "../../ui/Form.tsx"
 import { type LoginType, usersAdminApi as api } from "./api.ts"
+import { usersAdminKeys } from "./queries.ts"
 import { type FieldErrors, fieldErrorsOf, type NewUser, validateNewUser } from "./validate.ts"
 import "./styles.css"
 
@@ -118,7 +119,7 @@ export const CreateUserPage = () => {
       <h1>Create user</h1>
       <CreateUserForm
         onCreated={(username) => {
-          void queryClient.invalidateQueries({ queryKey: ["admin-users"] })
+          void queryClient.invalidateQueries({ queryKey: usersAdminKeys.users })
           navigate(`/deployment/users?${new URLSearchParams({ q: username })}`)
         }}
       />

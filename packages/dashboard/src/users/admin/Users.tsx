@@ -8,6 +8,7 @@ import { RolesButton } from "../../ui/RolesDialog.tsx"
 import { SearchBox, useSearchPage } from "../../ui/Search.tsx"
 import { Time } from "../../ui/Time.tsx"
 import { type User, usersAdminApi as api } from "./api.ts"
+import { siteRolesQuery, usersAdminKeys, usersQuery } from "./queries.ts"
 import "./styles.css"
 
 const PAGE_SIZE = 25
@@ -19,15 +20,11 @@ const PAGE_SIZE = 25
  */
 export const UsersPage = () => {
   const { q, page, go } = useSearchPage()
-  const list = useQuery({
-    queryKey: ["admin-users", q, page],
-    queryFn: () => api.users(q, PAGE_SIZE, page * PAGE_SIZE),
-    placeholderData: keepPreviousData
-  })
-  const roles = useQuery({ queryKey: ["site-roles"], queryFn: api.siteRoles })
+  const list = useQuery({ ...usersQuery(q, page, PAGE_SIZE), placeholderData: keepPreviousData })
+  const roles = useQuery(siteRolesQuery)
   const may = usePermissions().data
   const queryClient = useQueryClient()
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["admin-users"] })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: usersAdminKeys.users })
   const change = useMutation({
     mutationFn: async (c: { user: User; to: "suspend" | "activate" | "delete" | { roles: Array<string> } }) => {
       if (c.to === "suspend") return api.suspend(c.user.id)

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query"
 import { ErrorMessage } from "../../ui/Form.tsx"
+import { userKeys } from "../queries.ts"
 import { useMe } from "../session.ts"
 import { settingsApi } from "./api.ts"
 import { SettingsHeader } from "./Settings.tsx"
@@ -10,7 +11,7 @@ export const AccountPage = () => {
   const queryClient = useQueryClient()
   const save = useMutation({
     mutationFn: settingsApi.updateProfile,
-    onSuccess: (user) => queryClient.setQueryData(["me"], user)
+    onSuccess: (user) => queryClient.setQueryData(userKeys.me, user)
   })
   const user = me.data
   if (user === undefined || user === null) return <p role="status">Loading…</p>

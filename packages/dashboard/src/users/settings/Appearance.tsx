@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
 import { ErrorMessage } from "../../ui/Form.tsx"
-import { appearanceKey } from "../theme.ts"
 import { settingsApi } from "./api.ts"
+import { appearanceQuery, settingsKeys } from "./queries.ts"
 import { SettingsHeader } from "./Settings.tsx"
 
 const THEMES = [
@@ -17,13 +17,13 @@ const THEMES = [
  */
 export const AppearancePage = () => {
   const queryClient = useQueryClient()
-  const appearance = useQuery({ queryKey: appearanceKey, queryFn: settingsApi.appearance })
+  const appearance = useQuery(appearanceQuery)
   // The choice shows at once (state set in the click's own handler, so the controlled radio
   // never flips back while the request runs); a refused change shows the saved one again.
   const [picked, setPicked] = useState<string | undefined>(undefined)
   const save = useMutation({
     mutationFn: settingsApi.updateAppearance,
-    onSuccess: (a) => queryClient.setQueryData(appearanceKey, a),
+    onSuccess: (a) => queryClient.setQueryData(settingsKeys.appearance, a),
     onSettled: () => setPicked(undefined)
   })
   const current = picked ?? appearance.data?.theme_preference

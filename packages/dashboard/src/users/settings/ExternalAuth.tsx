@@ -3,9 +3,8 @@ import { ConfirmButton } from "../../ui/Confirm.tsx"
 import { ErrorMessage } from "../../ui/Form.tsx"
 import { Time } from "../../ui/Time.tsx"
 import { settingsApi } from "./api.ts"
+import { externalAuthQuery, settingsKeys } from "./queries.ts"
 import { SettingsHeader } from "./Settings.tsx"
-
-const key = ["external-auth"] as const
 
 /**
  * The deployment's external auth providers and the user's link to each (`GET /external-auth`):
@@ -14,10 +13,10 @@ const key = ["external-auth"] as const
  */
 export const ExternalAuthPage = () => {
   const queryClient = useQueryClient()
-  const list = useQuery({ queryKey: key, queryFn: settingsApi.externalAuth })
+  const list = useQuery(externalAuthQuery)
   const unlink = useMutation({
     mutationFn: settingsApi.unlinkExternalAuth,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: key })
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.externalAuth })
   })
   const links = new Map(list.data?.links.map((l) => [l.provider_id, l]))
   return (

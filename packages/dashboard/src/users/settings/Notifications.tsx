@@ -1,10 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
 import { inboxApi } from "../../notifications/api.ts"
+import { myPreferencesQuery, notificationKeys, systemTemplatesQuery } from "../../notifications/queries.ts"
 import { ErrorMessage } from "../../ui/Form.tsx"
 import { SettingsHeader } from "./Settings.tsx"
-
-const prefsKey = ["notification-preferences"] as const
 
 /**
  * Which notifications the user gets: every system template (`GET /notifications/templates/system`)
@@ -13,14 +12,14 @@ const prefsKey = ["notification-preferences"] as const
  */
 export const NotificationsPage = () => {
   const queryClient = useQueryClient()
-  const templates = useQuery({ queryKey: ["notification-templates"], queryFn: inboxApi.systemTemplates })
-  const prefs = useQuery({ queryKey: prefsKey, queryFn: () => inboxApi.preferences("me") })
+  const templates = useQuery(systemTemplatesQuery)
+  const prefs = useQuery(myPreferencesQuery)
   // Each change shows at once (state set in the click's own handler, so the controlled checkbox
   // never flips back while the request runs), until the service's answer takes its place.
   const [changing, setChanging] = useState<Record<string, boolean>>({})
   const save = useMutation({
     mutationFn: (change: Record<string, boolean>) => inboxApi.updatePreferences("me", change),
-    onSuccess: (p) => queryClient.setQueryData(prefsKey, p),
+    onSuccess: (p) => queryClient.setQueryData(notificationKeys.preferences, p),
     onSettled: (_p, _e, change) =>
       setChanging((c) => Object.fromEntries(Object.entries(c).filter(([id]) => !(id in change))))
   })

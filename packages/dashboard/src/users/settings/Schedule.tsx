@@ -3,10 +3,9 @@ import { useState } from "react"
 import { ErrorMessage } from "../../ui/Form.tsx"
 import { Time } from "../../ui/Time.tsx"
 import { type QuietHours, settingsApi } from "./api.ts"
+import { quietHoursQuery, settingsKeys } from "./queries.ts"
 import { timeZones, toSchedule } from "./quietHours.ts"
 import { SettingsHeader } from "./Settings.tsx"
-
-const key = ["quiet-hours"] as const
 
 /**
  * The quiet-hours form: a start time and a time zone, saved as the daily schedule
@@ -61,10 +60,10 @@ export const QuietHoursForm = (props: {
  */
 export const SchedulePage = () => {
   const queryClient = useQueryClient()
-  const hours = useQuery({ queryKey: key, queryFn: settingsApi.quietHours })
+  const hours = useQuery(quietHoursQuery)
   const save = useMutation({
     mutationFn: settingsApi.updateQuietHours,
-    onSuccess: (h) => queryClient.setQueryData(key, h)
+    onSuccess: (h) => queryClient.setQueryData(settingsKeys.quietHours, h)
   })
   const entry: QuietHours | undefined = hours.data?.[0]
   return (

@@ -3,17 +3,16 @@ import { ConfirmButton } from "../../ui/Confirm.tsx"
 import { ErrorMessage } from "../../ui/Form.tsx"
 import { Time } from "../../ui/Time.tsx"
 import { settingsApi } from "./api.ts"
+import { gitSshKeyQuery, settingsKeys } from "./queries.ts"
 import { SettingsHeader } from "./Settings.tsx"
-
-const key = ["gitsshkey"] as const
 
 /** The git SSH key of the workspaces (`GET /users/me/gitsshkey`), and a new one (`PUT`, confirmed). */
 export const SshKeysPage = () => {
   const queryClient = useQueryClient()
-  const sshKey = useQuery({ queryKey: key, queryFn: settingsApi.gitSshKey })
+  const sshKey = useQuery(gitSshKeyQuery)
   const regenerate = useMutation({
     mutationFn: settingsApi.regenerateGitSshKey,
-    onSuccess: (k) => queryClient.setQueryData(key, k)
+    onSuccess: (k) => queryClient.setQueryData(settingsKeys.gitSshKey, k)
   })
   return (
     <>

@@ -4,6 +4,7 @@ import { ErrorMessage } from "../../ui/Form.tsx"
 import { SecretOnce } from "../../ui/SecretOnce.tsx"
 import { Time } from "../../ui/Time.tsx"
 import { DAY_NS, settingsApi } from "./api.ts"
+import { settingsKeys, tokenConfigQuery, tokensQuery } from "./queries.ts"
 import { SettingsHeader } from "./Settings.tsx"
 
 const LIFETIMES = [7, 30, 60, 90, 180, 365]
@@ -15,23 +16,21 @@ export const lifetimeChoices = (maxNs: number | undefined) => {
   return days.length === 0 || days.at(-1) !== maxDays ? [...days, maxDays].filter((d) => d > 0) : days
 }
 
-const tokensKey = ["tokens"] as const
-
 /**
  * API tokens: the list (`GET /users/me/keys/tokens`), a new one by name and lifetime (`POST`,
  * whose secret is shown here once, to copy), and deleting one (`DELETE .../{name}`, confirmed).
  */
 export const TokensPage = () => {
   const queryClient = useQueryClient()
-  const tokens = useQuery({ queryKey: tokensKey, queryFn: settingsApi.tokens })
-  const config = useQuery({ queryKey: ["token-config"], queryFn: settingsApi.tokenConfig })
+  const tokens = useQuery(tokensQuery)
+  const config = useQuery(tokenConfigQuery)
   const create = useMutation({
     mutationFn: settingsApi.createToken,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: tokensKey })
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.tokens })
   })
   const remove = useMutation({
     mutationFn: settingsApi.deleteToken,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: tokensKey })
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.tokens })
   })
   const choices = lifetimeChoices(config.data?.max_token_lifetime)
   return (
