@@ -1,4 +1,7 @@
-/** The response schema table's rows of the agent endpoints (packages/http/src/agents/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the agent endpoints (packages/http/src/agents/), run by
+ * ../responseSchemas.ts.
+ */
 import { AGENT_REINIT_PREBUILD_CLAIMED, agentReinitChannel, PubSub } from "@workbay/core"
 import { Effect } from "effect"
 import { expect } from "vitest"

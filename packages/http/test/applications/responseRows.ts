@@ -1,4 +1,7 @@
-/** The response schema table's rows of the applications endpoints (packages/http/src/applications/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the applications endpoints (packages/http/src/applications/), run by
+ * ../responseSchemas.ts.
+ */
 import { externalAuthWorld } from "../externalauth/fixtures.js"
 import { type Row, row } from "../responseSchemas.js"
 

@@ -1,4 +1,7 @@
-/** The response schema table's rows of the audit and connection log endpoints (packages/http/src/audit/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the audit and connection log endpoints (packages/http/src/audit/), run by
+ * ../responseSchemas.ts.
+ */
 import { type Row, row } from "../responseSchemas.js"
 
 export const responseRows: ReadonlyArray<Row> = [

@@ -1,4 +1,7 @@
-/** The response schema table's rows of the health report endpoints (packages/http/src/debug/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the health report endpoints (packages/http/src/debug/), run by
+ * ../responseSchemas.ts.
+ */
 import { expect } from "vitest"
 import { type Row, row } from "../responseSchemas.js"
 import { SESSION_HEADER } from "../support.js"

@@ -1,4 +1,7 @@
-/** The response schema table's rows of the appearance, license and entitlement endpoints (packages/http/src/enterprise/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the appearance, license and entitlement endpoints
+ * (packages/http/src/enterprise/), run by ../responseSchemas.ts.
+ */
 import { type Row, row } from "../responseSchemas.js"
 import { licensedWorld } from "./fixtures.js"
 import { licenseClaims } from "./licenses.js"

@@ -1,4 +1,7 @@
-/** The response schema table's rows of the external auth and IdP sync endpoints (packages/http/src/externalauth/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the external auth and IdP sync endpoints
+ * (packages/http/src/externalauth/), run by ../responseSchemas.ts.
+ */
 import { type Row, row } from "../responseSchemas.js"
 import { createUser } from "../support.js"
 import { externalAuthWorld } from "./fixtures.js"

@@ -1,4 +1,7 @@
-/** The response schema table's rows of the groups endpoints (packages/http/src/groups/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the groups endpoints (packages/http/src/groups/), run by
+ * ../responseSchemas.ts.
+ */
 import { GROUP_AVATAR, type Row, row, type World } from "../responseSchemas.js"
 import { uniqueName } from "../support.js"
 

@@ -1,4 +1,7 @@
-/** The response schema table's rows of the insights endpoints (packages/http/src/insights/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the insights endpoints (packages/http/src/insights/), run by
+ * ../responseSchemas.ts.
+ */
 import { AgentReportRepo, InsightsRollup } from "@workbay/core"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"

@@ -1,4 +1,7 @@
-/** The response schema table's rows of the notification and inbox endpoints (packages/http/src/notifications/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the notification and inbox endpoints (packages/http/src/notifications/),
+ * run by ../responseSchemas.ts.
+ */
 import { randomUUID } from "node:crypto"
 import { type Row, row } from "../responseSchemas.js"
 import { SESSION_HEADER } from "../support.js"

@@ -1,4 +1,7 @@
-/** The response schema table's rows of the OAuth2 apps, authorization server and discovery endpoints (packages/http/src/oauth2/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the OAuth2 apps, authorization server and discovery endpoints
+ * (packages/http/src/oauth2/), run by ../responseSchemas.ts.
+ */
 import { type Row, row } from "../responseSchemas.js"
 import { STRONG_PASSWORD, uniqueName } from "../support.js"
 import { basic, formInit, REDIRECT, register, seedCode, seedTokens } from "./fixtures.js"

@@ -1,4 +1,7 @@
-/** The response schema table's rows of the organizations, their members and roles endpoints (packages/http/src/organizations/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the organizations, their members and roles endpoints
+ * (packages/http/src/organizations/), run by ../responseSchemas.ts.
+ */
 import { type Row, row } from "../responseSchemas.js"
 import { createOrganization, createUser, uniqueName } from "../support.js"
 

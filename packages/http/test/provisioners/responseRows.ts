@@ -1,4 +1,7 @@
-/** The response schema table's rows of the provisioner jobs, daemons and keys endpoints (packages/http/src/provisioners/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the provisioner jobs, daemons and keys endpoints
+ * (packages/http/src/provisioners/), run by ../responseSchemas.ts.
+ */
 import { ProvisionerJobs } from "@workbay/core"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"

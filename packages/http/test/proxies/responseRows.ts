@@ -1,4 +1,7 @@
-/** The response schema table's rows of the workspace proxy and region endpoints (packages/http/src/proxies/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the workspace proxy and region endpoints (packages/http/src/proxies/), run
+ * by ../responseSchemas.ts.
+ */
 import { type Row, row, type World } from "../responseSchemas.js"
 import { uniqueName } from "../support.js"
 

@@ -1,4 +1,7 @@
-/** The response schema table's rows of the AI task endpoints (packages/http/src/tasks/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the AI task endpoints (packages/http/src/tasks/), run by
+ * ../responseSchemas.ts.
+ */
 import { perWorld, type Row, row, type World } from "../responseSchemas.js"
 import { uniqueName } from "../support.js"
 import { createVersion, runJobs } from "../templates/versions.js"

@@ -1,4 +1,7 @@
-/** The response schema table's rows of the files, templates and template versions endpoints (packages/http/src/templates/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the files, templates and template versions endpoints
+ * (packages/http/src/templates/), run by ../responseSchemas.ts.
+ */
 import { perWorld, type Row, row, type World } from "../responseSchemas.js"
 import { SESSION_HEADER, uniqueName } from "../support.js"
 import { connect, eventually } from "../websocket.js"

@@ -1,4 +1,7 @@
-/** The response schema table's rows of the users, sessions, sign-in and authorization endpoints (packages/http/src/users/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the users, sessions, sign-in and authorization endpoints
+ * (packages/http/src/users/), run by ../responseSchemas.ts.
+ */
 import { randomUUID } from "node:crypto"
 import { type Row, row } from "../responseSchemas.js"
 import { createUser, sessionClient, startTestServer, STRONG_PASSWORD, tokenClient, uniqueName } from "../support.js"

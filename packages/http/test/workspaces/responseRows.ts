@@ -1,4 +1,7 @@
-/** The response schema table's rows of the workspaces, builds, sharing, port sharing, schedules and watch endpoints (packages/http/src/workspaces/), run by ../responseSchemas.ts. */
+/**
+ * The response schema table's rows of the workspaces, builds, sharing, port sharing, schedules and watch
+ * endpoints (packages/http/src/workspaces/), run by ../responseSchemas.ts.
+ */
 import { expect } from "vitest"
 import { perWorld, type Row, row, type World } from "../responseSchemas.js"
 import { readEvents } from "../sse.js"
