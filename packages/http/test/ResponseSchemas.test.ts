@@ -5,45 +5,10 @@
  */
 import { WorkbayApi } from "@workbay/http"
 import { describe, expect, it } from "vitest"
-import { responseRows as agents } from "./agents/responseRows.js"
-import { responseRows as applications } from "./applications/responseRows.js"
-import { responseRows as audit } from "./audit/responseRows.js"
-import { responseRows as debug } from "./debug/responseRows.js"
-import { responseRows as enterprise } from "./enterprise/responseRows.js"
-import { responseRows as externalauth } from "./externalauth/responseRows.js"
-import { responseRows as general } from "./general/responseRows.js"
-import { responseRows as groups } from "./groups/responseRows.js"
-import { responseRows as insights } from "./insights/responseRows.js"
-import { responseRows as notifications } from "./notifications/responseRows.js"
-import { responseRows as oauth2 } from "./oauth2/responseRows.js"
-import { responseRows as organizations } from "./organizations/responseRows.js"
-import { responseRows as provisioners } from "./provisioners/responseRows.js"
-import { responseRows as proxies } from "./proxies/responseRows.js"
-import { responseRows as tasks } from "./tasks/responseRows.js"
-import { responseRows as templates } from "./templates/responseRows.js"
-import { responseRows as users } from "./users/responseRows.js"
-import { responseRows as workspaces } from "./workspaces/responseRows.js"
+import { fromEveryArea } from "./areas.js"
+import type { Row } from "./responseSchemas.js"
 
-const rows = [
-  agents,
-  applications,
-  audit,
-  debug,
-  enterprise,
-  externalauth,
-  general,
-  groups,
-  insights,
-  notifications,
-  oauth2,
-  organizations,
-  provisioners,
-  proxies,
-  tasks,
-  templates,
-  users,
-  workspaces
-].flat()
+const rows = [...(await fromEveryArea<ReadonlyArray<Row>>("responseRows", "responseRows")).values()].flat()
 
 describe("response schemas", () => {
   it("has a row for every endpoint of the API, with its method and path", () => {

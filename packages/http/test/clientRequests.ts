@@ -17,25 +17,40 @@ import {
   type TestUser
 } from "./support.js"
 
-/** The server the dashboard's requests go to: its owner, a member (`dash-member`) and the mail it sends. */
-export interface DashboardServer {
-  readonly mail: ReturnType<typeof captureMail>
+/** A server and its first user (the owner), started before the calling file's (or describe's) tests and closed after them. */
+export interface OwnerServer {
   readonly srv: ServiceTestServer
   readonly owner: Client
   readonly ownerId: string
   readonly orgId: string
+}
+
+type Filled<A> = { -readonly [K in keyof A]: A[K] }
+
+export const ownerServer = (options?: Parameters<typeof startWithOwner>[0]): OwnerServer => {
+  const server = {} as Filled<OwnerServer>
+  beforeAll(async () => {
+    const { srv, owner, ownerId, orgId } = await startWithOwner(options)
+    Object.assign(server, { srv, owner, ownerId, orgId })
+  })
+  afterAll(() => server.srv?.close())
+  return server
+}
+
+/** The server the dashboard's requests go to: its owner, a member (`dash-member`) and the mail it sends. */
+export interface DashboardServer extends OwnerServer {
+  readonly mail: ReturnType<typeof captureMail>
   readonly member: TestUser
 }
 
-/** A server started before the calling file's (or describe's) tests and closed after them. */
+/** An owner's server with a member and the mail it sends, for the calling file's (or describe's) tests. */
 export const dashboardServer = (): DashboardServer => {
   const mail = captureMail()
-  const server = { mail } as { -readonly [K in keyof DashboardServer]: DashboardServer[K] }
+  const server = ownerServer({ mail: mail.layer }) as Filled<DashboardServer>
+  server.mail = mail
   beforeAll(async () => {
-    const { srv, owner, ownerId, orgId } = await startWithOwner({ mail: mail.layer })
-    Object.assign(server, { srv, owner, ownerId, orgId, member: await createUser(owner, { username: "dash-member" }) })
+    server.member = await createUser(server.owner, { username: "dash-member" })
   })
-  afterAll(() => server.srv?.close())
   return server
 }
 

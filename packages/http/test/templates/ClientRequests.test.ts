@@ -2,9 +2,8 @@
  * The dashboard client's requests to the files, templates and template versions routes
  * (packages/http/src/templates/); see ../clientRequests.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { dashboardServer } from "../clientRequests.js"
-import { type Client, type ServiceTestServer, startWithOwner, type TestServer } from "../support.js"
+import { describe, expect, it } from "vitest"
+import { dashboardServer, ownerServer } from "../clientRequests.js"
 import { makeTemplate, makeVersion } from "./fixtures.js"
 import { createVersion, FULL_TEMPLATE, runJobs, seedTemplate, uploadTemplate } from "./versions.js"
 
@@ -128,26 +127,21 @@ describe("requests of the dashboard client", () => {
 })
 
 describe("files, as the template editor sends them", () => {
-  let srv: TestServer
-  let owner: Client
-  beforeAll(async () => {
-    ;({ srv, owner } = await startWithOwner())
-  })
-  afterAll(() => srv.close())
+  const ctx = ownerServer()
 
   // uploadFile: axios.post("/api/v2/files", file, { headers: { "Content-Type": "application/x-tar" } }),
   // the File's bytes as the body; getFile: axios.get(`/api/v2/files/${fileId}`, { responseType: "arraybuffer" }).
   it("uploadFile then getFile: the bytes back with their content type", async () => {
     const file = new Blob([new Uint8Array([0x6d, 0x61, 0x69, 0x6e, 0x00, 0xff, 0xfe])], { type: "application/x-tar" })
-    const headers = { "Content-Type": "application/x-tar", "Service-Session-Token": owner.token! }
-    const up = await fetch(`${srv.url}/api/v2/files`, { method: "POST", headers, body: file })
+    const headers = { "Content-Type": "application/x-tar", "Service-Session-Token": ctx.owner.token! }
+    const up = await fetch(`${ctx.srv.url}/api/v2/files`, { method: "POST", headers, body: file })
     expect(up.status).toBe(201)
     const { hash } = (await up.json()) as { hash: string }
-    const again = await fetch(`${srv.url}/api/v2/files`, { method: "POST", headers, body: file })
+    const again = await fetch(`${ctx.srv.url}/api/v2/files`, { method: "POST", headers, body: file })
     expect(again.status).toBe(200)
     expect(await again.json()).toEqual({ hash })
-    const got = await fetch(`${srv.url}/api/v2/files/${hash}`, {
-      headers: { Accept: "application/json, text/plain, */*", "Service-Session-Token": owner.token! }
+    const got = await fetch(`${ctx.srv.url}/api/v2/files/${hash}`, {
+      headers: { Accept: "application/json, text/plain, */*", "Service-Session-Token": ctx.owner.token! }
     })
     expect(got.status).toBe(200)
     expect(got.headers.get("content-type")).toBe("application/x-tar")
@@ -156,20 +150,13 @@ describe("files, as the template editor sends them", () => {
 })
 
 describe("template versions, as the create-template page and the template editor send them", () => {
-  let srv: ServiceTestServer
-  let owner: Client
-  let ownerId: string
-  let orgId: string
-  beforeAll(async () => {
-    ;({ srv, owner, ownerId, orgId } = await startWithOwner())
-  })
-  afterAll(() => srv.close())
+  const ctx = ownerServer()
 
   // createTemplateVersion(organizationId, data): axios.post(`/api/v2/organizations/${organizationId}/templateversions`, data),
   // with the create page's body: a `terraform` version from an uploaded file, no tags, the variables' values.
   it("createTemplateVersion from the create page: a terraform version stays pending with no matched provisioner", async () => {
-    const fileId = await uploadTemplate(srv, owner, FULL_TEMPLATE)
-    const r = await owner.post(`/organizations/${orgId}/templateversions`, {
+    const fileId = await uploadTemplate(ctx.srv, ctx.owner, FULL_TEMPLATE)
+    const r = await ctx.owner.post(`/organizations/${ctx.orgId}/templateversions`, {
       storage_method: "file",
       file_id: fileId,
       provisioner: "terraform",
@@ -180,19 +167,19 @@ describe("template versions, as the create-template page and the template editor
     expect(r.body.job.status).toBe("pending")
     expect(r.body.matched_provisioners).toEqual({ count: 0, available: 0 })
     // cancelTemplateVersionBuild: axios.patch(`/api/v2/templateversions/${id}/cancel`), no body.
-    const cancel = await owner.patch(`/templateversions/${r.body.id}/cancel`)
+    const cancel = await ctx.owner.patch(`/templateversions/${r.body.id}/cancel`)
     expect(cancel.body).toEqual({ message: "Job has been marked as canceled..." })
   })
 
   // The starter templates page: getTemplateExamples() (axios.get("/api/v2/templates/examples")), then
   // createTemplateVersion with the example's id, the create page's `terraform`, and no file.
   it("starter templates: getTemplateExamples, then createTemplateVersion with example_id", async () => {
-    const examples = await owner.get("/templates/examples")
+    const examples = await ctx.owner.get("/templates/examples")
     expect(examples.status).toBe(200)
     const example = examples.body.find((e: any) => e.id === "basic")
     expect(example).toBeDefined()
-    expect((await owner.get(`/organizations/${orgId}/templates/examples`)).body).toEqual(examples.body)
-    const r = await owner.post(`/organizations/${orgId}/templateversions`, {
+    expect((await ctx.owner.get(`/organizations/${ctx.orgId}/templates/examples`)).body).toEqual(examples.body)
+    const r = await ctx.owner.post(`/organizations/${ctx.orgId}/templateversions`, {
       storage_method: "file",
       example_id: example.id,
       provisioner: "terraform",
@@ -200,18 +187,18 @@ describe("template versions, as the create-template page and the template editor
       user_variable_values: []
     })
     expect(r.status, JSON.stringify(r.body)).toBe(201)
-    await runJobs(srv)
-    expect((await owner.get(`/templateversions/${r.body.id}`)).body.job.status).toBe("succeeded")
+    await runJobs(ctx.srv)
+    expect((await ctx.owner.get(`/templateversions/${r.body.id}`)).body.job.status).toBe("succeeded")
   })
 
   // The editor: createTemplateVersion with the template's id, then patchTemplateVersion(id, {name, message}),
   // updateActiveTemplateVersion(templateId, {id}), archiveTemplateVersion(id) and unarchive, no body.
   it("the template editor's publish flow", async () => {
-    const first = await createVersion(srv, owner, orgId, FULL_TEMPLATE)
-    await runJobs(srv)
-    const template = await seedTemplate(srv, orgId, first.body.id, ownerId)
-    const fileId = await uploadTemplate(srv, owner, `${FULL_TEMPLATE}# edited\n`)
-    const created = await owner.post(`/organizations/${orgId}/templateversions`, {
+    const first = await createVersion(ctx.srv, ctx.owner, ctx.orgId, FULL_TEMPLATE)
+    await runJobs(ctx.srv)
+    const template = await seedTemplate(ctx.srv, ctx.orgId, first.body.id, ctx.ownerId)
+    const fileId = await uploadTemplate(ctx.srv, ctx.owner, `${FULL_TEMPLATE}# edited\n`)
+    const created = await ctx.owner.post(`/organizations/${ctx.orgId}/templateversions`, {
       provisioner: "workbay",
       storage_method: "file",
       tags: {},
@@ -219,42 +206,44 @@ describe("template versions, as the create-template page and the template editor
       file_id: fileId
     })
     expect(created.status, JSON.stringify(created.body)).toBe(201)
-    await runJobs(srv)
-    const logs = await owner.get(`/templateversions/${created.body.id}/logs?after=0`)
+    await runJobs(ctx.srv)
+    const logs = await ctx.owner.get(`/templateversions/${created.body.id}/logs?after=0`)
     expect(logs.status).toBe(200)
-    const patched = await owner.patch(`/templateversions/${created.body.id}`, {
+    const patched = await ctx.owner.patch(`/templateversions/${created.body.id}`, {
       name: "v-2",
       message: "Update the template"
     })
     expect(patched.status, JSON.stringify(patched.body)).toBe(200)
-    const promoted = await owner.patch(`/templates/${template.id}/versions`, { id: created.body.id })
+    const promoted = await ctx.owner.patch(`/templates/${template.id}/versions`, { id: created.body.id })
     expect(promoted.body).toEqual({ message: "Updated the active template version!" })
-    const archived = await owner.post(`/templateversions/${first.body.id}/archive`)
+    const archived = await ctx.owner.post(`/templateversions/${first.body.id}/archive`)
     expect(archived.status, JSON.stringify(archived.body)).toBe(200)
-    expect((await owner.post(`/templateversions/${first.body.id}/unarchive`)).status).toBe(200)
+    expect((await ctx.owner.post(`/templateversions/${first.body.id}/unarchive`)).status).toBe(200)
     // createTemplateVersionDryRun(id, {workspace_name, rich_parameter_values}).
-    const dry = await owner.post(`/templateversions/${created.body.id}/dry-run`, {
+    const dry = await ctx.owner.post(`/templateversions/${created.body.id}/dry-run`, {
       workspace_name: "",
       rich_parameter_values: []
     })
     expect(dry.status, JSON.stringify(dry.body)).toBe(201)
     // The Go client's TemplateVersionDryRunMatchedProvisioners(version, job): a GET, no query.
-    const matched = await owner.get(`/templateversions/${created.body.id}/dry-run/${dry.body.id}/matched-provisioners`)
+    const matched = await ctx.owner.get(
+      `/templateversions/${created.body.id}/dry-run/${dry.body.id}/matched-provisioners`
+    )
     expect(matched.status, JSON.stringify(matched.body)).toBe(200)
     expect(matched.body).toMatchObject({ count: 2, available: 2 })
-    await runJobs(srv)
+    await runJobs(ctx.srv)
     // getTemplateVersionDynamicParameters(versionId, {id, inputs}): the create-workspace form's
     // evaluation, with the owner_id the form is for; templateVersionDynamicParameters opens the
     // WebSocket with `?user_id=`.
-    const evaluated = await owner.post(`/templateversions/${created.body.id}/dynamic-parameters/evaluate`, {
+    const evaluated = await ctx.owner.post(`/templateversions/${created.body.id}/dynamic-parameters/evaluate`, {
       id: 0,
       inputs: { cpus: "4" },
-      owner_id: ownerId
+      owner_id: ctx.ownerId
     })
     expect(evaluated.status, JSON.stringify(evaluated.body)).toBe(200)
     expect(evaluated.body.id).toBe(0)
     // Older clients still ask the removed parameters and schema routes: an empty list.
-    expect((await owner.get(`/templateversions/${created.body.id}/parameters`)).body).toEqual([])
-    expect((await owner.get(`/templateversions/${created.body.id}/schema`)).body).toEqual([])
+    expect((await ctx.owner.get(`/templateversions/${created.body.id}/parameters`)).body).toEqual([])
+    expect((await ctx.owner.get(`/templateversions/${created.body.id}/schema`)).body).toEqual([])
   })
 })

@@ -3,7 +3,7 @@
  * (packages/http/src/workspaces/); see ../clientRequests.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { dashboardServer } from "../clientRequests.js"
+import { dashboardServer, ownerServer } from "../clientRequests.js"
 import { makeValidator } from "../schemas/ResponseSchemas.js"
 import { type Client, createUser, type ServiceTestServer, startWithOwner, type TestUser } from "../support.js"
 import { makeTemplate } from "../templates/fixtures.js"
@@ -50,29 +50,22 @@ describe("requests of the dashboard client", () => {
 })
 
 describe("port sharing, as the workspace page's ports popover sends it", () => {
-  let srv: ServiceTestServer
-  let owner: Client
-  let ownerId: string
-  let orgId: string
-  beforeAll(async () => {
-    ;({ srv, owner, ownerId, orgId } = await startWithOwner())
-  })
-  afterAll(() => srv.close())
+  const ctx = ownerServer()
 
   // getWorkspaceAgentSharedPorts(workspaceID): axios.get(`/api/v2/workspaces/${workspaceID}/port-share`);
   // upsertWorkspaceAgentSharedPort(workspaceID, req): axios.post(same path, req);
   // deleteWorkspaceAgentSharedPort(workspaceID, req): axios.delete(same path, { data: req }).
   it("shares a listening port, changes its protocol and level, adds one by the form, unshares", async () => {
-    const template = await portShareTemplate(srv, owner, {
-      organizationId: orgId,
-      createdBy: ownerId,
+    const template = await portShareTemplate(ctx.srv, ctx.owner, {
+      organizationId: ctx.orgId,
+      createdBy: ctx.ownerId,
       maxLevel: "public"
     })
-    const ws = await seedWorkspace(srv, { ownerId, organizationId: orgId, template })
+    const ws = await seedWorkspace(ctx.srv, { ownerId: ctx.ownerId, organizationId: ctx.orgId, template })
     const path = `/workspaces/${ws.id}/port-share`
-    expect((await owner.get(path)).body).toEqual({ shares: [] })
+    expect((await ctx.owner.get(path)).body).toEqual({ shares: [] })
     // The share button of a listening port: the default level (authenticated unless the template's maximum is organization).
-    const shared = await owner.post(path, {
+    const shared = await ctx.owner.post(path, {
       agent_name: "main",
       port: 3000,
       protocol: "http",
@@ -81,27 +74,27 @@ describe("port sharing, as the workspace page's ports popover sends it", () => {
     expect(shared.status, JSON.stringify(shared.body)).toBe(200)
     // The protocol and level selects of a shared port send the whole share.
     expect(
-      (await owner.post(path, { agent_name: "main", port: 3000, protocol: "https", share_level: "authenticated" }))
+      (await ctx.owner.post(path, { agent_name: "main", port: 3000, protocol: "https", share_level: "authenticated" }))
         .status
     ).toBe(200)
     expect(
-      (await owner.post(path, { agent_name: "main", port: 3000, protocol: "https", share_level: "public" })).status
+      (await ctx.owner.post(path, { agent_name: "main", port: 3000, protocol: "https", share_level: "public" })).status
     ).toBe(200)
     // The form: `port: Number(values.port)`, keys in the form's order.
-    const form = await owner.post(path, {
+    const form = await ctx.owner.post(path, {
       agent_name: "main",
       port: Number("8080"),
       share_level: "organization",
       protocol: "http"
     })
     expect(form.status, JSON.stringify(form.body)).toBe(200)
-    expect((await owner.get(path)).body.shares).toEqual([
+    expect((await ctx.owner.get(path)).body.shares).toEqual([
       { workspace_id: ws.id, agent_name: "main", port: 3000, share_level: "public", protocol: "https" },
       { workspace_id: ws.id, agent_name: "main", port: 8080, share_level: "organization", protocol: "http" }
     ])
-    const removed = await owner.delete(path, { agent_name: "main", port: 3000 })
+    const removed = await ctx.owner.delete(path, { agent_name: "main", port: 3000 })
     expect(removed.status, JSON.stringify(removed.body)).toBe(200)
-    expect((await owner.get(path)).body.shares.map((s: any) => s.port)).toEqual([8080])
+    expect((await ctx.owner.get(path)).body.shares.map((s: any) => s.port)).toEqual([8080])
   })
 })
 
