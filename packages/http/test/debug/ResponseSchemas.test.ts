@@ -1,0 +1,4 @@
+import { describeResponseSchemas } from "../responseSchemas.js"
+import { responseRows } from "./responseRows.js"
+
+describeResponseSchemas(responseRows)

@@ -1,0 +1,4 @@
+import { describeAccessTable } from "../accessTable.js"
+import { accessRows } from "./accessRows.js"
+
+describeAccessTable(accessRows)
