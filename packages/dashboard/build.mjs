@@ -7,10 +7,12 @@ import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
-import { build } from "vite"
+import { build, defaultClientConditions } from "vite"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, "../..")
+// The typed client (@workbay/client) is bundled from its sources: they are inputs too.
+const client = join(root, "packages/client/src")
 const dist = join(here, "dist")
 
 const files = (dir) =>
@@ -21,10 +23,15 @@ const files = (dir) =>
 /** A hash of everything the build is made from. */
 export const inputsHash = () => {
   const hash = createHash("sha256")
-  const inputs = [...files(join(here, "src")), join(here, "index.html"), fileURLToPath(import.meta.url)]
+  const inputs = [
+    ...files(join(here, "src")),
+    ...files(client),
+    join(here, "index.html"),
+    fileURLToPath(import.meta.url)
+  ]
   if (existsSync(join(root, "package-lock.json"))) inputs.push(join(root, "package-lock.json"))
   for (const file of inputs.sort()) {
-    hash.update(relative(here, file)).update("\0").update(readFileSync(file)).update("\0")
+    hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0")
   }
   return hash.digest("hex").slice(0, 16)
 }
@@ -57,6 +64,8 @@ export const buildDashboard = async ({ force = false, log = console.log } = {}) 
       logLevel: "warn",
       mode: "production",
       plugins: [react()],
+      // @workbay/* from their sources (the first entry of their exports), as the server's bundle does.
+      resolve: { conditions: [...defaultClientConditions, "@workbay/source"] },
       base: "/",
       build: {
         outDir: partial,

@@ -2,7 +2,7 @@
  * The users area's calls: first-user setup, sign in and out (with GitHub's device flow), a
  * forgotten password's one-time passcode, the signed-in user and what they may do.
  */
-import { ApiError, client, isStatus, type Schemas, unwrap } from "../api/client.ts"
+import { apiErrorOf, client, isStatus, type Schemas, unwrap } from "../api/client.ts"
 
 export type User = Schemas["User"]
 export type AuthorizationCheck = Schemas["AuthorizationCheck"]
@@ -42,18 +42,16 @@ export const usersApi = {
       `/api/v2/users/oauth2/github/callback?${new URLSearchParams({ code, state })}`,
       { headers: { accept: "application/json" }, credentials: "same-origin" }
     )
-    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>
-    if (response.ok && typeof body.redirect_url === "string") return { redirect_url: body.redirect_url }
+    const body: unknown = await response.json().catch(() => undefined)
+    if (response.ok && typeof body === "object" && body !== null && "redirect_url" in body) {
+      return { redirect_url: String(body.redirect_url) }
+    }
     // The detail is GitHub's error, followed by its description when GitHub gave one.
-    const refusal = typeof body.detail === "string" ? body.detail.split(":")[0] : ""
+    const refused = apiErrorOf(response.status, response.statusText, body)
+    const refusal = refused.detail?.split(":")[0] ?? ""
     if (response.status === 400 && refusal === "authorization_pending") return "pending"
     if (response.status === 400 && refusal === "slow_down") return "slow_down"
-    throw new ApiError(
-      response.status,
-      typeof body.message === "string" ? body.message : `The sign-in failed (${response.status}).`,
-      typeof body.detail === "string" ? body.detail : undefined,
-      []
-    )
+    throw refused
   },
   /** The service's answer (yes or no) to each named check, for the signed-in user (`POST /authcheck`). */
   authCheck: (checks: Record<string, AuthorizationCheck>) =>

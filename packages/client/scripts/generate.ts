@@ -1,11 +1,11 @@
 /**
- * Writes `src/api/schema.d.ts`: the TypeScript types of every route, request and answer of the
- * public API, generated from the service's HttpApi definition (`WorkbayApi` of @workbay/http) by
- * way of its OpenAPI document (`OpenApi.fromApi`) and openapi-typescript. The dashboard's client
- * (`src/api/client.ts`, openapi-fetch) is typed by it, so a route or a field the service does not
- * have does not compile. Run after changing the API:
+ * Writes `src/ApiTypes.ts`: the TypeScript types of every route, request and answer of the public
+ * API, generated from the service's HttpApi definition (`WorkbayApi` of @workbay/http) by way of
+ * its OpenAPI document (`OpenApi.fromApi`) and openapi-typescript. The client (`src/Client.ts`,
+ * openapi-fetch) is typed by it, and through it the dashboard, the CLI and the agent: a route or a
+ * field the service does not have does not compile in any of them. Run after changing the API:
  *
- *   npm run api-types --workspace packages/dashboard
+ *   npm run generate --workspace packages/client
  *
  * `--check` exits 1 when the file is not current (the tests run it).
  */
@@ -14,7 +14,7 @@ import { WorkbayApi } from "@workbay/http"
 import { readFileSync, writeFileSync } from "node:fs"
 import openapiTS, { astToString } from "openapi-typescript"
 
-const target = new URL("../src/api/schema.d.ts", import.meta.url)
+const target = new URL("../src/ApiTypes.ts", import.meta.url)
 
 export const generate = async () => {
   const document = OpenApi.fromApi(WorkbayApi)
@@ -22,7 +22,7 @@ export const generate = async () => {
   return [
     "/**",
     " * The public API's types, generated from @workbay/http's HttpApi definition by",
-    " * packages/dashboard/scripts/api-types.ts. Do not edit: run `npm run api-types --workspace packages/dashboard`.",
+    " * packages/client/scripts/generate.ts. Do not edit: run `npm run generate --workspace packages/client`.",
     " */",
     "",
     astToString(ast)
@@ -38,7 +38,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     } catch {}
     if (current !== text) {
       console.error(
-        "packages/dashboard/src/api/schema.d.ts is not current: run npm run api-types --workspace packages/dashboard"
+        "packages/client/src/ApiTypes.ts is not current: run npm run generate --workspace packages/client"
       )
       process.exit(1)
     }
