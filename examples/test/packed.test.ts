@@ -39,7 +39,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 const requireFromRoot = createRequire(join(root, "package.json"))
-const libraries = ["core", "storage-sql", "storage-sqlite", "storage-postgres", "http", "docker"]
+const libraries = ["core", "storage-sql", "storage-sqlite", "storage-postgres", "http", "docker", "client"]
 const compile = process.env.WORKBAY_PACKED_COMPILE === "1"
 
 /** The README's "Embedding" example: the first js block of that section. */
@@ -140,6 +140,9 @@ const linkCopy = async (from: string, to: string) => {
 describe("packed packages", () => {
   let work = ""
   let app = ""
+  // The README example's server and its admin's token, once the first test started it.
+  let base = ""
+  let adminToken = ""
   const stopApp: Array<() => Promise<unknown>> = []
 
   beforeAll(async () => {
@@ -238,7 +241,7 @@ describe("packed packages", () => {
     child.stdout.on("data", (d) => (output += d))
     child.stderr.on("data", (d) => (output += d))
 
-    const base = `http://127.0.0.1:${port}`
+    base = `http://127.0.0.1:${port}`
     for (;;) {
       if (child.exitCode !== null) throw new Error(`node app.mjs exited with ${child.exitCode}:\n${output}`)
       const health = await fetch(`${base}/healthz`).catch(() => undefined)
@@ -263,6 +266,7 @@ describe("packed packages", () => {
     })
     expect(login.status).toBe(201)
     const { session_token } = (await login.json()) as { session_token: string }
+    adminToken = session_token
     const me = await fetch(`${base}/api/v2/users/me`, { headers: { "Service-Session-Token": session_token } })
     expect(me.status).toBe(200)
     expect(await me.json()).toMatchObject({ username: "admin", email: "admin@example.com" })
@@ -288,6 +292,26 @@ describe("packed packages", () => {
     expect(status).toBe("succeeded")
   })
 
+  it("call that server with @workbay/client from plain node, refusals read into an ApiError", async () => {
+    expect(adminToken).not.toBe("")
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { ApiError, makeClient, unwrap } from "@workbay/client"
+const client = makeClient({ url: process.env.BASE, token: process.env.TOKEN })
+const me = await unwrap(client.GET("/api/v2/users/{user}", { params: { path: { user: "me" } } }))
+const missing = await unwrap(client.GET("/api/v2/templates/{template}", {
+  params: { path: { template: "00000000-0000-4000-8000-000000000000" } }
+})).catch((e) => e)
+console.log(me.username, missing instanceof ApiError, missing.status)`
+      ],
+      { cwd: app, env: env({ NODE_OPTIONS: "", BASE: base, TOKEN: adminToken }) }
+    )
+    expect(stdout.trim()).toBe("admin true 404")
+  })
+
   it("make the docker provisioner with plain node, from @workbay/docker's dist", async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
@@ -308,7 +332,8 @@ console.log(p.type, typeof p.import, typeof p.build)`
     writeFileSync(join(app, "readme.ts"), readmeExample())
     writeFileSync(
       join(app, "check.ts"),
-      `import { NullUuid } from "@workbay/core"
+      `import { makeClient, type Schemas } from "@workbay/client"
+import { NullUuid } from "@workbay/core"
 import { makeWorkbay, type Workbay } from "@workbay/http"
 import * as Postgres from "@workbay/storage-postgres"
 import type { StoragePorts } from "@workbay/storage-sql"
@@ -326,6 +351,15 @@ Sqlite.layer({})
 await makeWorkbay(Sqlite.layerMemory, { settings: { accessUrl: 3000 } })
 // @ts-expect-error a handler, not a number
 export const port: number = workbay.node
+
+const client = makeClient({ url: "http://localhost", token: () => "token" })
+export const me: Promise<Schemas["User"] | undefined> = client
+  .GET("/api/v2/users/{user}", { params: { path: { user: "me" } } })
+  .then((answer) => answer.data)
+// @ts-expect-error a route the API does not have
+export const nowhere = client.GET("/api/v2/no-such-route")
+// @ts-expect-error a field the User does not have
+export const field = (user: Schemas["User"]) => user.no_such_field
 `
     )
     writeFileSync(

@@ -11,9 +11,10 @@
  * again as the agent its token names once a claim of its prebuilt workspace hands it over
  * (Reinit.ts). The protocol is docs/agents.md's.
  */
+import { unwrap } from "@workbay/client"
 import { spawn } from "node:child_process"
 import { randomBytes, randomInt } from "node:crypto"
-import { type Api, makeApi, tokenFromIdentity } from "./Api.js"
+import { makeApi, tokenFromIdentity } from "./Api.js"
 import { handleContainersMessage, makeContainers } from "./Containers.js"
 import { LogSender } from "./Logs.js"
 import type { AgentOptions } from "./Options.js"
@@ -114,7 +115,7 @@ const collect = (script: string, timeoutSeconds: number, environment: ScriptEnvi
 export const startAgent = async (options: AgentOptions): Promise<RunningAgent> => {
   const log = options.log ?? ((line: string) => process.stderr.write(`workbay-agent: ${line}\n`))
   let token = options.auth === "token" ? options.token! : await tokenFromIdentity(options)
-  const api: Api = makeApi(options.url, () => token)
+  const api = makeApi(options.url, () => token)
   // Batches go over the agent connection while it is open (`rpc` is made below, before any line).
   const logs = new LogSender(api, log, {
     get connected() {
@@ -198,7 +199,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
       return taskEnvironment ?? { directory: options.directory, env: {} }
     },
     report: (connection) =>
-      void api.request("POST", "/workspaceagents/me/connections", { connection }).catch((e) =>
+      void unwrap(api.POST("/api/v2/workspaceagents/me/connections", { body: { connection } })).catch((e) =>
         log(`connection report (${connection.type} ${connection.action}): ${String(e)}`)
       ),
     log,
@@ -425,7 +426,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     log,
     onEvent: (event) => {
       log(`reinitialization asked: ${event.reason}`)
-      api.request<Manifest>("GET", "/workspaceagents/me/manifest").then(
+      unwrap(api.GET("/api/v2/workspaceagents/me/manifest")).then(
         (fresh) => reinitialize(fresh, true),
         (e) => log(`reinit: reading the manifest failed: ${String(e)}`)
       )

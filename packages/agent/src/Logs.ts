@@ -8,7 +8,7 @@
  * 4xx) is dropped. NUL characters are left out (the service refuses them) and a line longer than
  * 64 KiB is sent as several.
  */
-import { type Api, ApiError } from "./Api.js"
+import { ApiError, isStatus, unwrap, type WorkbayClient } from "@workbay/client"
 import { AnswerError } from "./Socket.js"
 
 /** The agent connection, as far as logs use it. */
@@ -48,7 +48,7 @@ export class LogSender {
   overflowed = false
 
   constructor(
-    private readonly api: Api,
+    private readonly api: WorkbayClient,
     private readonly log: (line: string) => void,
     private readonly connection?: LogConnection
   ) {}
@@ -61,10 +61,10 @@ export class LogSender {
       return answer.log_limit_exceeded === true
     }
     try {
-      await this.api.request("PATCH", "/workspaceagents/me/logs", body)
+      await unwrap(this.api.PATCH("/api/v2/workspaceagents/me/logs", { body: { ...body, logs: [...body.logs] } }))
       return false
     } catch (e) {
-      if (e instanceof ApiError && e.status === 413) return true
+      if (isStatus(e, 413)) return true
       throw e
     }
   }
@@ -73,7 +73,7 @@ export class LogSender {
   source(source: LogSource): Promise<void> {
     let done = this.registered.get(source.id)
     if (done === undefined) {
-      done = this.api.request("POST", "/workspaceagents/me/log-source", source).then(() => {}, (e) => {
+      done = unwrap(this.api.POST("/api/v2/workspaceagents/me/log-source", { body: source })).then(() => {}, (e) => {
         this.registered.delete(source.id)
         throw e
       })

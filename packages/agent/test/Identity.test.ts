@@ -98,7 +98,7 @@ describe("the reference agent with an instance identity", () => {
       await expect(
         startAgent({ url: srv.url, auth: "aws", metadataUrl: metadata.url, directory: dir, logDir: dir, log: () => {} })
       )
-        .rejects.toThrow(/401/)
+        .rejects.toMatchObject({ name: "ApiError", status: 401 })
     } finally {
       metadata.close()
     }

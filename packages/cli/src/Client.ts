@@ -1,14 +1,16 @@
 /**
- * The HTTP JSON API client: requests under `<url>/api/v2` with the session token, refusals turned
- * into {@link ApiError}s (the service's Response `message`, `detail` and `validations`), and
- * WebSockets opened on the same routes.
+ * The HTTP JSON API client: `rest`, the typed client of `@workbay/client` (every route under
+ * `<url>/api/v2` with its request and answer types, refusals read by its `apiErrorOf` into
+ * {@link ApiError}s: the service's Response `message`, `detail` and `validations`), and WebSockets
+ * opened on the same routes.
  *
  * The token travels as `Authorization: Bearer <token>`, which every deployment accepts whatever
  * it named its session header (`Service-Session-Token` by default, `--session-header`;
  * packages/http/src/dispatch/Exchange.ts reads the header, then the cookie, then the bearer).
  */
+import { apiErrorOf, makeClient, type WorkbayClient } from "@workbay/client"
 import WebSocket from "ws"
-import { ApiError, CliError, type Validation } from "./Errors.js"
+import { CliError } from "./Errors.js"
 
 /** A deployment URL as typed (`host:port`, with or without scheme, `/api/v2` or a trailing slash): its root URL. */
 export const normalizeUrl = (input: string): string => {
@@ -31,47 +33,32 @@ export const normalizeUrl = (input: string): string => {
 
 type Query = Record<string, string | number | boolean | undefined>
 
-export interface RequestOptions {
-  readonly query?: Query
-  readonly body?: unknown
-  /** Raw bytes with their content type instead of a JSON body. */
-  readonly bytes?: { readonly data: Uint8Array; readonly contentType: string }
-  /** Statuses answered without throwing (their body is returned). */
-  readonly accept?: ReadonlyArray<number>
-}
-
-export interface ApiResponse<A> {
-  readonly status: number
-  readonly body: A
-}
-
-/** The ApiError of a refused request: its Response body when it has one, else the status line and text. */
-export const apiErrorOf = (status: number, statusText: string, text: string): ApiError => {
-  try {
-    const body = JSON.parse(text) as { message?: unknown; detail?: unknown; validations?: unknown }
-    if (typeof body.message === "string") {
-      const validations = Array.isArray(body.validations)
-        ? (body.validations as Array<Validation>).filter((v) => typeof v?.field === "string")
-        : []
-      return new ApiError(status, body.message, typeof body.detail === "string" ? body.detail : undefined, validations)
-    }
-  } catch {
-    // not JSON: the status line and the text below
-  }
-  const snippet = text.trim().slice(0, 500)
-  return new ApiError(status, `The service answered ${status} ${statusText}.`.replace(/ \./, "."), snippet, [])
+/** The CliError of a request that did not reach the deployment (the cause's message when it has one). */
+const unreachable = (url: string, e: unknown): CliError => {
+  const cause = e instanceof Error && e.cause instanceof Error
+    ? e.cause.message
+    : e instanceof Error
+    ? e.message
+    : e
+  return new CliError(`Could not reach ${url}: ${String(cause)}`)
 }
 
 export class Client {
   /** The API root: `<url>/api/v2`. */
   readonly api: string
+  /** The typed client of every route (`rest.GET("/api/v2/...")`), with the token when there is one. */
+  readonly rest: WorkbayClient
 
   constructor(readonly url: string, readonly token: string | undefined) {
     this.api = `${url}/api/v2`
-  }
-
-  private headers(extra: Record<string, string> = {}): Record<string, string> {
-    return this.token === undefined ? extra : { ...extra, authorization: `Bearer ${this.token}` }
+    this.rest = makeClient({
+      url,
+      ...(token === undefined ? {} : { token }),
+      fetch: (request: Request) =>
+        fetch(request).catch((e: unknown) => {
+          throw unreachable(url, e)
+        })
+    })
   }
 
   /** The absolute URL of `path` (under /api/v2) with `query`. */
@@ -82,51 +69,6 @@ export class Client {
     return u.toString()
   }
 
-  async request<A = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<A>> {
-    const init: RequestInit = { method, headers: this.headers({ accept: "application/json" }) }
-    if (options.bytes !== undefined) {
-      init.headers = this.headers({ accept: "application/json", "content-type": options.bytes.contentType })
-      init.body = options.bytes.data as unknown as BodyInit
-    } else if (options.body !== undefined) {
-      init.headers = this.headers({ accept: "application/json", "content-type": "application/json" })
-      init.body = JSON.stringify(options.body)
-    }
-    let res: Response
-    try {
-      res = await fetch(this.urlOf(path, options.query), init)
-    } catch (e) {
-      const cause = e instanceof Error && e.cause instanceof Error
-        ? e.cause.message
-        : e instanceof Error
-        ? e.message
-        : e
-      throw new CliError(`Could not reach ${this.url}: ${String(cause)}`)
-    }
-    const text = await res.text()
-    if (!res.ok && !(options.accept ?? []).includes(res.status)) throw apiErrorOf(res.status, res.statusText, text)
-    let body: any = undefined
-    if (text !== "") {
-      try {
-        body = JSON.parse(text)
-      } catch {
-        body = text
-      }
-    }
-    return { status: res.status, body: body as A }
-  }
-
-  get<A = any>(path: string, query?: Query): Promise<A> {
-    return this.request<A>("GET", path, query === undefined ? {} : { query }).then((r) => r.body)
-  }
-
-  post<A = any>(path: string, body?: unknown): Promise<A> {
-    return this.request<A>("POST", path, body === undefined ? {} : { body }).then((r) => r.body)
-  }
-
-  patch<A = any>(path: string, body?: unknown): Promise<A> {
-    return this.request<A>("PATCH", path, body === undefined ? {} : { body }).then((r) => r.body)
-  }
-
   /**
    * Opens a WebSocket on `path` (under /api/v2) with the token: resolves once open, **paused**;
    * a refusal before the upgrade rejects with its ApiError. The caller attaches its listeners,
@@ -135,7 +77,7 @@ export class Client {
    */
   socket(path: string, query: Query = {}): Promise<WebSocket> {
     const ws = new WebSocket(this.urlOf(path, query, "ws"), {
-      headers: this.headers(),
+      headers: this.token === undefined ? {} : { authorization: `Bearer ${this.token}` },
       // Frames from the service are at most what it splits them in; a generous bound.
       maxPayload: 64 * 1024 * 1024
     })

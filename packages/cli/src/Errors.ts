@@ -1,22 +1,8 @@
 /** The failures a command ends with, and how each is printed (docs/cli.md, "Exit codes"). */
+import { ApiError } from "@workbay/client"
 
-/** One entry of a Response's `validations`. */
-export interface Validation {
-  readonly field: string
-  readonly detail: string
-}
-
-/** A refusal of the service: its status and the Response body (`message`, `detail`, `validations`). */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly detail: string | undefined,
-    readonly validations: ReadonlyArray<Validation>
-  ) {
-    super(message)
-  }
-}
+/** A refusal of the service (`@workbay/client`'s, read from the Response body by its `apiErrorOf`). */
+export { ApiError }
 
 /** A failure the command explains itself (exit code 1 unless told). */
 export class CliError extends Error {

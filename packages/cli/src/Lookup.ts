@@ -1,13 +1,18 @@
 /** Finding what a command names: the organization, a workspace (`[owner/]name`), its agent. */
+import { isStatus, type Schemas, unwrap } from "@workbay/client"
 import type { Client } from "./Client.js"
-import { ApiError, CliError } from "./Errors.js"
+import { CliError } from "./Errors.js"
+
+type Organization = Schemas["Organization"]
+type Workspace = Schemas["Workspace"]
+type WorkspaceAgent = Schemas["WorkspaceAgent"]
 
 /**
  * The organization to work in: `--org` (a name or id) when given, else the caller's default
  * organization, else their only one.
  */
-export const organizationOf = async (client: Client, org: string | undefined): Promise<any> => {
-  const orgs: Array<any> = await client.get("/users/me/organizations")
+export const organizationOf = async (client: Client, org: string | undefined): Promise<Organization> => {
+  const orgs = await unwrap(client.rest.GET("/api/v2/users/{user}/organizations", { params: { path: { user: "me" } } }))
   if (org !== undefined && org !== "") {
     const found = orgs.find((o) => o.name === org || o.id === org)
     if (found === undefined) throw new CliError(`You are not a member of an organization named "${org}".`)
@@ -32,25 +37,29 @@ export const splitWorkspace = (ident: string): { readonly owner: string; readonl
 }
 
 /** The workspace `[owner/]name` (GET /users/{owner}/workspace/{name}); the service's 404 as it answers it. */
-export const workspaceOf = async (client: Client, ident: string): Promise<any> => {
+export const workspaceOf = async (client: Client, ident: string): Promise<Workspace> => {
   const { name, owner } = splitWorkspace(ident)
   if (name === "") throw new CliError(`"${ident}" names no workspace.`, 2)
-  return client.get(`/users/${encodeURIComponent(owner)}/workspace/${encodeURIComponent(name)}`)
+  return unwrap(
+    client.rest.GET("/api/v2/users/{user}/workspace/{workspacename}", {
+      params: { path: { user: owner, workspacename: name } }
+    })
+  )
 }
 
 /** The agents of the workspace's latest build. */
-export const agentsOf = (workspace: any): Array<any> =>
-  ((workspace.latest_build?.resources ?? []) as Array<any>).flatMap((r) => (r.agents ?? []) as Array<any>)
+export const agentsOf = (workspace: Workspace): Array<WorkspaceAgent> =>
+  workspace.latest_build.resources.flatMap((r) => r.agents ?? [])
 
 /**
  * The agent to reach in `workspace`: the one named `agentName`, else its only one. A workspace
  * that is not started is refused with a clear message (start it with `workbay start`).
  */
-export const agentOf = (workspace: any, agentName: string | undefined): any => {
-  const build = workspace.latest_build ?? {}
+export const agentOf = (workspace: Workspace, agentName: string | undefined): WorkspaceAgent => {
+  const build = workspace.latest_build
   const label = `${workspace.owner_name}/${workspace.name}`
   if (build.transition !== "start" || build.status !== "running") {
-    const status: string = build.status ?? "unknown"
+    const status: string = build.status
     throw new CliError(
       `Workspace ${label} is ${status}${build.transition === "start" ? "" : ` (last build: ${build.transition})`}.`,
       1,
@@ -71,7 +80,8 @@ export const agentOf = (workspace: any, agentName: string | undefined): any => {
     }
     return found
   }
-  if (agents.length === 0) throw new CliError(`Workspace ${label} has no agents.`)
+  const [only] = agents
+  if (only === undefined) throw new CliError(`Workspace ${label} has no agents.`)
   if (agents.length > 1) {
     throw new CliError(
       `Workspace ${label} has several agents: name one as <workspace>.<agent>.`,
@@ -79,8 +89,8 @@ export const agentOf = (workspace: any, agentName: string | undefined): any => {
       `Its agents: ${agents.map((a) => a.name).join(", ")}`
     )
   }
-  return agents[0]
+  return only
 }
 
 /** Whether `error` is the service's 404. */
-export const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404
+export const isNotFound = (error: unknown) => isStatus(error, 404)

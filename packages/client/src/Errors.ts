@@ -25,7 +25,7 @@ export class ApiError extends Error {
 
 /**
  * The ApiError of a refused request: from its Response body when it is one (`body` parsed or as
- * text), else the status line with the start of the text as the detail (a proxy's error page).
+ * text), else the status line with the start of the body as the detail (a proxy's error page).
  */
 export const apiErrorOf = (status: number, statusText: string, body: unknown): ApiError => {
   let parsed = body
@@ -49,7 +49,7 @@ export const apiErrorOf = (status: number, statusText: string, body: unknown): A
         : []
     )
   }
-  const text = typeof body === "string" ? body.trim().slice(0, 500) : ""
+  const text = (typeof body === "string" ? body : body === undefined ? "" : JSON.stringify(body)).trim().slice(0, 500)
   return new ApiError(
     status,
     `The service answered ${status} ${statusText}`.trimEnd() + ".",

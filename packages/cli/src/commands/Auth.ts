@@ -1,9 +1,10 @@
 /** `login`, `logout`, `whoami`: as the described system's cli/login.go, logout.go, whoami.go. */
+import { isStatus, type Schemas, settle, unwrap } from "@workbay/client"
 import { userInfo } from "node:os"
 import { Client, normalizeUrl } from "../Client.js"
 import { removeConfig, writeConfig } from "../Config.js"
 import type { Context } from "../Context.js"
-import { ApiError, CliError } from "../Errors.js"
+import { CliError } from "../Errors.js"
 import { printJson } from "../Output.js"
 import { ask, askRequired, confirm } from "../Prompt.js"
 
@@ -18,8 +19,8 @@ export interface LoginFlags {
 }
 
 const passwordLogin = async (client: Client, email: string, password: string): Promise<string> => {
-  const answer = await client.post("/users/login", { email, password })
-  return answer.session_token as string
+  const answer = await unwrap(client.rest.POST("/api/v2/users/login", { body: { email, password } }))
+  return answer.session_token
 }
 
 /** With no user on the deployment yet: offers to create the first one (the owner); their session token. */
@@ -47,12 +48,14 @@ const createFirstUser = async (client: Client, flags: LoginFlags): Promise<strin
     const again = await askRequired("Confirm password: ", "--first-user-password", { masked: true })
     if (again !== password) throw new CliError("The passwords do not match.")
   }
-  await client.post("/users/first", {
-    username: username === "" ? fallbackName : username,
-    email,
-    password,
-    name: flags.firstUserFullName ?? ""
-  })
+  await unwrap(client.rest.POST("/api/v2/users/first", {
+    body: {
+      username: username === "" ? fallbackName : username,
+      email,
+      password,
+      name: flags.firstUserFullName ?? ""
+    }
+  }))
   return passwordLogin(client, email, password)
 }
 
@@ -68,7 +71,7 @@ export const login = async (
   const anonymous = new Client(url, undefined)
   let token = tokenFlag
   if (token === undefined) {
-    const first = await anonymous.request("GET", "/users/first", { accept: [404] })
+    const first = await settle(anonymous.rest.GET("/api/v2/users/first"), [404])
     if (first.status === 404) token = await createFirstUser(anonymous, flags)
   }
   if (token === undefined) {
@@ -90,11 +93,11 @@ export const login = async (
     }
   }
   const client = new Client(url, token.trim())
-  let me: any
+  let me: Schemas["User"]
   try {
-    me = await client.get("/users/me")
+    me = await unwrap(client.rest.GET("/api/v2/users/{user}", { params: { path: { user: "me" } } }))
   } catch (e) {
-    if (e instanceof ApiError && e.status === 401) {
+    if (isStatus(e, 401)) {
       throw new CliError("That token was refused by the deployment.", 1, e.message)
     }
     throw e
@@ -108,9 +111,9 @@ export const logout = async (ctx: Context, flags: { readonly yes?: boolean }) =>
   if (!(await confirm("Are you sure you want to log out?", flags.yes === true))) throw new CliError("Canceled.")
   // The session ends on the server too; a token it no longer knows is removed all the same.
   try {
-    await client.post("/users/logout")
+    await unwrap(client.rest.POST("/api/v2/users/logout"))
   } catch (e) {
-    if (!(e instanceof ApiError && e.status === 401)) throw e
+    if (!isStatus(e, 401)) throw e
   }
   removeConfig(ctx.configDir)
   process.stdout.write("You are no longer logged in. You can log in using 'workbay login <url>'.\n")
@@ -118,7 +121,7 @@ export const logout = async (ctx: Context, flags: { readonly yes?: boolean }) =>
 
 export const whoami = async (ctx: Context) => {
   const client = ctx.client()
-  const me = await client.get("/users/me")
+  const me = await unwrap(client.rest.GET("/api/v2/users/{user}", { params: { path: { user: "me" } } }))
   if (ctx.output === "json") return printJson(me)
   process.stdout.write(`Workbay is running at ${client.url}, you're authenticated as ${me.username}.\n`)
 }

@@ -5,6 +5,7 @@
  * editor's remote SSH) reaches the workspace. The rest of the file is kept as it is; a second run
  * with the same workspaces changes nothing; `--remove` takes the block out.
  */
+import { type Schemas, unwrap } from "@workbay/client"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -28,9 +29,9 @@ const HEADER = [
 ]
 
 /** The host names of a workspace: `workbay.<name>`, and `workbay.<name>.<agent>` for each agent when it has several. */
-export const hostsOf = (workspace: any): Array<string> => {
+export const hostsOf = (workspace: Schemas["Workspace"]): Array<string> => {
   const base = `${HOST_PREFIX}${workspace.name}`
-  const agents = agentsOf(workspace).map((a) => String(a.name)).sort()
+  const agents = agentsOf(workspace).map((a) => a.name).sort()
   return agents.length > 1 ? [base, ...agents.map((a) => `${base}.${a}`)] : [base]
 }
 
@@ -91,8 +92,8 @@ export const configSsh = async (ctx: Context, flags: ConfigSshFlags) => {
   let hosts: Array<string> = []
   if (flags.remove !== true) {
     const client = ctx.client()
-    const answer = await client.get("/workspaces", { q: "owner:me" })
-    const workspaces = [...((answer.workspaces ?? []) as Array<any>)].sort((a, b) => a.name.localeCompare(b.name))
+    const answer = await unwrap(client.rest.GET("/api/v2/workspaces", { params: { query: { q: "owner:me" } } }))
+    const workspaces = [...answer.workspaces].sort((a, b) => a.name.localeCompare(b.name))
     hosts = workspaces.flatMap(hostsOf)
     const proxy = [
       ...selfCommand(),

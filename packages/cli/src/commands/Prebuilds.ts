@@ -4,13 +4,11 @@
  * was), so the reconciler of every replica stops or goes on keeping presets' prebuilt workspaces
  * (docs/prebuilds.md).
  */
+import { settle } from "@workbay/client"
 import type { Context } from "../Context.js"
 
 const setPaused = async (ctx: Context, paused: boolean) => {
-  await ctx.client().request("PUT", "/prebuilds/settings", {
-    body: { reconciliation_paused: paused },
-    accept: [304]
-  })
+  await settle(ctx.client().rest.PUT("/api/v2/prebuilds/settings", { body: { reconciliation_paused: paused } }), [304])
   process.stderr.write(`Prebuilds are now ${paused ? "paused" : "resumed"}.\n`)
 }
 

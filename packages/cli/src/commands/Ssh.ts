@@ -10,6 +10,7 @@
  * - `workbay port-forward <workspace> --tcp <local>:<remote>` listens on 127.0.0.1:<local>
  *   and opens `GET /workspaceagents/{agent}/tunnel?port=<remote>` for each connection.
  */
+import { unwrap } from "@workbay/client"
 import { spawn } from "node:child_process"
 import { realpathSync } from "node:fs"
 import { createServer, type Server, type Socket } from "node:net"
@@ -50,7 +51,9 @@ export const resolveAgent = async (client: Client, host: string) => {
       said = true
     }
     await new Promise((resolve) => setTimeout(resolve, 500))
-    found = await client.get(`/workspaceagents/${found.id}`)
+    found = await unwrap(
+      client.rest.GET("/api/v2/workspaceagents/{workspaceagent}", { params: { path: { workspaceagent: found.id } } })
+    )
   }
   return { workspace: w, agent: found }
 }

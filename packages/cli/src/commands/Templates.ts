@@ -5,6 +5,7 @@
  * then creates the template (`POST /organizations/{org}/templates`) or makes the version the
  * existing template's active one (`PATCH /templates/{id}/versions`).
  */
+import { type Schemas, settle, unwrap } from "@workbay/client"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { basename, resolve } from "node:path"
 import { create as tarCreate } from "tar"
@@ -17,7 +18,7 @@ import { ago, printJson, printTable } from "../Output.js"
 
 export const list = async (ctx: Context) => {
   const client = ctx.client()
-  const templates: Array<any> = await client.get("/templates")
+  const templates = await unwrap(client.rest.GET("/api/v2/templates"))
   if (ctx.output === "json") return printJson(templates)
   printTable(
     ["name", "organization", "last updated", "used by"],
@@ -96,34 +97,66 @@ export const push = async (ctx: Context, dirArg: string | undefined, flags: Push
   const name = flags.name ?? basename(dir)
   const variables = variableValues(flags.variablesFile, flags.variable)
   const org = await organizationOf(client, flags.org)
-  const existing = await client.request("GET", `/organizations/${org.id}/templates/${encodeURIComponent(name)}`, {
-    accept: [404]
-  })
-  const template = existing.status === 404 ? undefined : existing.body
+  const { data: template } = await settle(
+    client.rest.GET("/api/v2/organizations/{organization}/templates/{templatename}", {
+      params: { path: { organization: org.id, templatename: name } }
+    }),
+    [404]
+  )
   const out = ctx.output === "json" ? process.stderr : process.stdout
 
   const archive = await packFolder(dir)
-  const file = await client.request("POST", "/files", { bytes: { data: archive, contentType: "application/x-tar" } })
-  const version = await client.post(`/organizations/${org.id}/templateversions`, {
-    storage_method: "file",
-    file_id: file.body.hash,
-    provisioner: flags.provisioner,
-    ...(flags.versionName === undefined ? {} : { name: flags.versionName }),
-    ...(flags.message === undefined ? {} : { message: flags.message }),
-    ...(template === undefined ? {} : { template_id: template.id }),
-    ...(variables.length === 0 ? {} : { user_variable_values: variables })
-  })
+  const file = await unwrap(
+    client.rest.POST("/api/v2/files", {
+      // The archive's bytes as they are: the generated body type is the schema's string (binary).
+      body: archive as unknown as string,
+      bodySerializer: (body) => body,
+      headers: { "Content-Type": "application/x-tar" }
+    })
+  )
+  const version = await unwrap(
+    client.rest.POST("/api/v2/organizations/{organization}/templateversions", {
+      params: { path: { organization: org.id } },
+      body: {
+        storage_method: "file",
+        file_id: file.hash,
+        provisioner: flags.provisioner,
+        ...(flags.versionName === undefined ? {} : { name: flags.versionName }),
+        ...(flags.message === undefined ? {} : { message: flags.message }),
+        ...(template === undefined ? {} : { template_id: template.id }),
+        ...(variables.length === 0 ? {} : { user_variable_values: variables })
+      }
+    })
+  )
   await followLogs(client, `/templateversions/${version.id}/logs`, logPrinter(out))
-  const imported = await untilFinished(() => client.get(`/templateversions/${version.id}`), (v) => v.job)
+  const imported = await untilFinished(() =>
+    unwrap(
+      client.rest.GET("/api/v2/templateversions/{templateversion}", {
+        params: { path: { templateversion: version.id } }
+      })
+    )
+  )
   checkJob(imported.job, "The template version's import")
 
-  let result: any
+  let result: Schemas["Template"]
   if (template === undefined) {
-    result = await client.post(`/organizations/${org.id}/templates`, { name, template_version_id: version.id })
+    result = await unwrap(
+      client.rest.POST("/api/v2/organizations/{organization}/templates", {
+        params: { path: { organization: org.id } },
+        body: { name, template_version_id: version.id }
+      })
+    )
     out.write(`Template ${name} created with version ${imported.name}.\n`)
   } else if (flags.activate) {
-    await client.patch(`/templates/${template.id}/versions`, { id: version.id })
-    result = await client.get(`/templates/${template.id}`)
+    await unwrap(
+      client.rest.PATCH("/api/v2/templates/{template}/versions", {
+        params: { path: { template: template.id } },
+        body: { id: version.id }
+      })
+    )
+    result = await unwrap(
+      client.rest.GET("/api/v2/templates/{template}", { params: { path: { template: template.id } } })
+    )
     out.write(`Template ${name} updated: version ${imported.name} is now active.\n`)
   } else {
     result = template

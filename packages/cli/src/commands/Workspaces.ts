@@ -3,6 +3,7 @@
  * cli/list.go, create.go, start.go, stop.go, restart.go, delete.go and logs.go. A build is
  * `POST /workspaces/{id}/builds {transition}`, then followed (its logs live) until it ended.
  */
+import { type Schemas, unwrap } from "@workbay/client"
 import { readFileSync } from "node:fs"
 import { parse as parseYaml } from "yaml"
 import { followLogs, logPrinter, waitForBuild } from "../Builds.js"
@@ -13,14 +14,17 @@ import { organizationOf, workspaceOf } from "../Lookup.js"
 import { ago, printJson, printTable } from "../Output.js"
 import { ask, confirm } from "../Prompt.js"
 
+type Workspace = Schemas["Workspace"]
+
 /** Where progress goes: standard output for people, standard error under `--output json`. */
 const progressOf = (ctx: Context) => (ctx.output === "json" ? process.stderr : process.stdout)
 
 export const list = async (ctx: Context, flags: { readonly all?: boolean; readonly search?: string }) => {
   const client = ctx.client()
   const q = [flags.all === true ? "" : "owner:me", flags.search ?? ""].filter((s) => s !== "").join(" ")
-  const answer = await client.get("/workspaces", q === "" ? {} : { q })
-  const workspaces: Array<any> = answer.workspaces ?? []
+  const { workspaces } = await unwrap(
+    client.rest.GET("/api/v2/workspaces", { params: { query: q === "" ? {} : { q } } })
+  )
   if (ctx.output === "json") return printJson(workspaces)
   printTable(
     ["workspace", "template", "status", "healthy", "last built", "outdated"],
@@ -36,9 +40,8 @@ export const list = async (ctx: Context, flags: { readonly all?: boolean; readon
   )
 }
 
-const statusOf = (w: any): string => {
-  const b = w.latest_build ?? {}
-  const s = String(b.status ?? "")
+const statusOf = (w: Workspace): string => {
+  const s: string = w.latest_build.status
   return s.charAt(0).toUpperCase() + s.slice(1)
 }
 
@@ -88,8 +91,10 @@ export const create = async (ctx: Context, name: string | undefined, flags: Crea
     throw usageError("Pass the workspace's name: workbay create <name>.")
   }
   const org = await organizationOf(client, flags.org)
-  const template = await client.get(
-    `/organizations/${org.id}/templates/${encodeURIComponent(flags.template)}`
+  const template = await unwrap(
+    client.rest.GET("/api/v2/organizations/{organization}/templates/{templatename}", {
+      params: { path: { organization: org.id, templatename: flags.template } }
+    })
   )
   const values = flags.richParameterFile === undefined
     ? new Map<string, string>()
@@ -97,7 +102,11 @@ export const create = async (ctx: Context, name: string | undefined, flags: Crea
   for (const [k, v] of parsePairs(flags.parameter, "--parameter")) values.set(k, v)
   // On a terminal, the required parameters nobody gave are asked for (the service checks the rest).
   if (process.stdin.isTTY === true) {
-    const params: Array<any> = await client.get(`/templateversions/${template.active_version_id}/rich-parameters`)
+    const params = await unwrap(
+      client.rest.GET("/api/v2/templateversions/{templateversion}/rich-parameters", {
+        params: { path: { templateversion: template.active_version_id } }
+      })
+    )
     for (const p of params) {
       if (p.required === true && !values.has(p.name)) {
         const answer = await ask(`${p.display_name || p.name}${p.description ? ` (${p.description})` : ""}: `)
@@ -105,30 +114,50 @@ export const create = async (ctx: Context, name: string | undefined, flags: Crea
       }
     }
   }
-  const workspace = await client.post("/users/me/workspaces", {
-    template_id: template.id,
-    name: workspaceName,
-    rich_parameter_values: [...values].map(([n, value]) => ({ name: n, value }))
-  })
+  const workspace = await unwrap(
+    client.rest.POST("/api/v2/users/{user}/workspaces", {
+      params: { path: { user: "me" } },
+      body: {
+        template_id: template.id,
+        name: workspaceName,
+        rich_parameter_values: [...values].map(([n, value]) => ({ name: n, value }))
+      }
+    })
+  )
   const out = progressOf(ctx)
   await waitForBuild(client, workspace.latest_build.id, out)
-  const done = await client.get(`/workspaces/${workspace.id}`)
+  const done = await workspaceById(client, workspace.id)
   if (ctx.output === "json") return printJson(done)
   out.write(`\nThe ${workspace.owner_name}/${workspace.name} workspace has been created!\n`)
 }
 
+/** The workspace `id` as it is now. */
+const workspaceById = (client: Client, id: string) =>
+  unwrap(client.rest.GET("/api/v2/workspaces/{workspace}", { params: { path: { workspace: id } } }))
+
+/** Starts a build of the workspace (`POST /workspaces/{id}/builds`): the build, not yet finished. */
+const startBuild = (client: Client, workspace: Workspace, body: Schemas["CreateWorkspaceBuildRequest"]) =>
+  unwrap(
+    client.rest.POST("/api/v2/workspaces/{workspace}/builds", { params: { path: { workspace: workspace.id } }, body })
+  )
+
 /** Starts a build of `transition` and follows it: the build. */
-const build = async (ctx: Context, client: Client, workspace: any, transition: "start" | "stop" | "delete") => {
-  const started = await client.post(`/workspaces/${workspace.id}/builds`, { transition })
+const build = async (
+  ctx: Context,
+  client: Client,
+  workspace: Workspace,
+  transition: Schemas["CreateWorkspaceBuildRequest"]["transition"]
+) => {
+  const started = await startBuild(client, workspace, { transition })
   return waitForBuild(client, started.id, progressOf(ctx))
 }
 
-const finish = async (ctx: Context, client: Client, workspace: any, message: string) => {
-  if (ctx.output === "json") return printJson(await client.get(`/workspaces/${workspace.id}`))
+const finish = async (ctx: Context, client: Client, workspace: Workspace, message: string) => {
+  if (ctx.output === "json") return printJson(await workspaceById(client, workspace.id))
   progressOf(ctx).write(`\n${message}\n`)
 }
 
-const label = (w: any) => `${w.owner_name}/${w.name}`
+const label = (w: Workspace) => `${w.owner_name}/${w.name}`
 
 export const start = async (ctx: Context, ident: string) => {
   const client = ctx.client()
@@ -162,12 +191,20 @@ export const remove = async (
   if (!(await confirm(`Delete workspace ${label(w)}? It cannot be undone.`, flags.yes === true))) {
     throw new CliError("Canceled.")
   }
-  const started = await client.post(`/workspaces/${w.id}/builds`, {
+  const started = await startBuild(client, w, {
     transition: "delete",
     ...(flags.orphan === true ? { orphan: true } : {})
   })
   await waitForBuild(client, started.id, progressOf(ctx))
-  if (ctx.output === "json") return printJson(await client.get(`/workspacebuilds/${started.id}`))
+  if (ctx.output === "json") {
+    return printJson(
+      await unwrap(
+        client.rest.GET("/api/v2/workspacebuilds/{workspacebuild}", {
+          params: { path: { workspacebuild: started.id } }
+        })
+      )
+    )
+  }
   progressOf(ctx).write(`\nThe ${label(w)} workspace has been deleted.\n`)
 }
 
@@ -178,10 +215,15 @@ export const logs = async (
 ) => {
   const client = ctx.client()
   const w = await workspaceOf(client, ident)
-  let buildId: string = w.latest_build.id
+  let buildId = w.latest_build.id
   if (flags.build !== undefined) {
     if (!/^\d+$/.test(flags.build)) throw usageError(`--build takes a build number, not "${flags.build}".`)
-    buildId = (await client.get(`/users/${w.owner_name}/workspace/${w.name}/builds/${flags.build}`)).id
+    const numbered = await unwrap(
+      client.rest.GET("/api/v2/users/{user}/workspace/{workspacename}/builds/{buildnumber}", {
+        params: { path: { user: w.owner_name, workspacename: w.name, buildnumber: flags.build } }
+      })
+    )
+    buildId = numbered.id
   }
   if (flags.follow === true) {
     const lines: Array<unknown> = []
@@ -194,7 +236,9 @@ export const logs = async (
     if (ctx.output === "json") printJson(lines)
     return
   }
-  const lines: Array<any> = await client.get(`/workspacebuilds/${buildId}/logs`)
+  const lines = await unwrap(
+    client.rest.GET("/api/v2/workspacebuilds/{workspacebuild}/logs", { params: { path: { workspacebuild: buildId } } })
+  )
   if (ctx.output === "json") return printJson(lines)
   const print = logPrinter(process.stdout)
   for (const line of lines) print(line)
