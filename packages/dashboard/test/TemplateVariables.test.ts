@@ -14,10 +14,9 @@
  */
 import { workbayProvisioner } from "@workbay/core"
 import { dashboardDir } from "@workbay/dashboard"
+import { dockerClient, makeDockerProvisioner } from "@workbay/docker"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { dockerClient } from "../../docker/src/Client.js"
-import { makeDockerProvisioner } from "../../docker/src/DockerProvisioner.js"
 import { cleanUp, testDeployment } from "../../docker/test/support.js"
 import { Client, type ServiceTestServer, startServiceTestServer, STRONG_PASSWORD } from "../../http/test/support.js"
 import { browserAvailable, expectAccessible, expectNoProblems, launchBrowser, watchedPage } from "./browser.js"

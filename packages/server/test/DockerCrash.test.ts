@@ -6,13 +6,13 @@
  * `ready`, the home volume the same. Everything the server made carries its deployment id and is
  * removed at the end.
  */
+import { dockerClient } from "@workbay/docker"
 import Docker from "dockerode"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, inject, it } from "vitest"
 import { eventually } from "../../agent/test/support.js"
-import { dockerClient } from "../../docker/src/Client.js"
 import { cleanUp } from "../../docker/test/support.js"
 import { firstOwnerSession } from "./owner.js"
 import { freePort, type ServerProcess, startServerProcess } from "./process.js"

@@ -15,6 +15,7 @@
  * the end. The executables come from the run's build (`--agent-binaries`). Everything the
  * server made carries its deployment id and is removed at the end; nothing else is touched.
  */
+import { dockerClient } from "@workbay/docker"
 import Docker from "dockerode"
 import { execFile } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -23,7 +24,6 @@ import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { bundleCli } from "../../cli/test/support.js"
-import { dockerClient } from "../../docker/src/Client.js"
 import { cleanUp } from "../../docker/test/support.js"
 import { readmeBlock } from "../../http/test/readme.js"
 import { firstOwnerSession } from "./owner.js"
