@@ -21,6 +21,17 @@ export const optionalOr = <S extends Schema.Schema.Any>(schema: S, fallback: () 
   Schema.optionalWith(schema, { exact: true, nullable: true, default: fallback })
 
 /**
+ * The given fields of `fields` (those not `undefined`): what a request gave, passed over a record
+ * constructor's defaults (`newTemplate({ ..., ...givenFields({ icon: input.icon }) })`).
+ */
+export const givenFields = <A extends Record<string, unknown>>(
+  fields: A
+): { [K in keyof A]?: Exclude<A[K], undefined> } =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as {
+    [K in keyof A]?: Exclude<A[K], undefined>
+  }
+
+/**
  * Class annotations that name a request body's wire form too (the third place of a class's
  * annotations), so the OpenAPI document keeps `PatchGroupRequest` and the like as named schemas
  * once `optional` fields make the class a transformation.

@@ -360,6 +360,8 @@ export { DEFAULT_MAX_FILE_BYTES, type FileRecord, FileRepo, TAR_MIME_TYPE, Uploa
 export * from "./templates/Files.js"
 export * from "./templates/Requests.js"
 export {
+  type NewTemplate,
+  newTemplate,
   type TemplateAcl,
   type TemplateFilter,
   type TemplatePatch,
@@ -530,6 +532,8 @@ export {
 export {
   type AutomaticUpdates,
   automaticUpdatesValues,
+  type NewWorkspace,
+  newWorkspace,
   type WorkspaceAcl,
   type WorkspaceFilter,
   WorkspaceName,

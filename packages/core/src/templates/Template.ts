@@ -6,6 +6,7 @@ import { Context, Effect, Option } from "effect"
 import { isUuid } from "../Ids.js"
 import { type Action, type AuthzObject, objectAcl } from "../Rbac.js"
 import type { UniqueViolation } from "../Repositories.js"
+import { ALL_DAYS } from "../Schedule.js"
 
 /** Roles a template's access list grants: `admin` (everything on the template) and `use` (read, create workspaces). */
 export type TemplateRole = "admin" | "use"
@@ -48,6 +49,49 @@ export interface TemplateRecord {
   readonly user_acl: TemplateAcl
   readonly group_acl: TemplateAcl
 }
+
+/** What a new template is made of; every other field may be given or takes its default. */
+export type NewTemplate =
+  & Pick<TemplateRecord, "id" | "organization_id" | "name" | "provisioner" | "active_version_id" | "created_by">
+  & { readonly at: Date }
+  & Partial<
+    Omit<TemplateRecord, "id" | "organization_id" | "name" | "provisioner" | "active_version_id" | "created_by">
+  >
+
+/**
+ * A new template's stored record: the one constructor every writer uses (the service and the test
+ * factories), so a new field gets its default here once. The defaults are the described system's
+ * for a template created without them: no names beyond `name`, workspaces without a time to live,
+ * activity bumps of an hour, autostart on any day, users may start and stop their workspaces, and
+ * the organization's Everyone group (its id is the organization's) may use it.
+ */
+export const newTemplate = ({ at, ...given }: NewTemplate): TemplateRecord => ({
+  created_at: at,
+  updated_at: at,
+  deleted: false,
+  display_name: "",
+  description: "",
+  icon: "",
+  default_ttl_ms: 0,
+  activity_bump_ms: 3_600_000,
+  autostop_requirement_days_of_week: 0,
+  autostop_requirement_weeks: 1,
+  autostart_requirement_days_of_week: ALL_DAYS,
+  allow_user_cancel_workspace_jobs: false,
+  allow_user_autostart: true,
+  allow_user_autostop: true,
+  failure_ttl_ms: 0,
+  time_til_dormant_ms: 0,
+  time_til_dormant_autodelete_ms: 0,
+  require_active_version: false,
+  max_port_share_level: "owner",
+  deprecated: "",
+  use_classic_parameter_flow: false,
+  cors_behavior: "simple",
+  user_acl: {},
+  group_acl: { [given.organization_id]: "use" },
+  ...given
+})
 
 /** What may change on a template (fields left `undefined` stay). */
 export type TemplatePatch = Partial<

@@ -17,7 +17,8 @@ import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
 import { jobStatus, ProvisionerJobRepo } from "../provisioners/ProvisionerJob.js"
 import { PubSub } from "../PubSub.js"
 import { Transactions } from "../Repositories.js"
-import { ALL_DAYS, maskOfDays, MAX_AUTOSTOP_WEEKS, weekdaysProblem } from "../Schedule.js"
+import { givenFields } from "../Requests.js"
+import { maskOfDays, MAX_AUTOSTOP_WEEKS, weekdaysProblem } from "../Schedule.js"
 import { parseQuery } from "../SearchQuery.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
@@ -34,6 +35,7 @@ import type {
   UpdateTemplateMeta
 } from "./Requests.js"
 import {
+  newTemplate,
   type TemplateAcl,
   templateObject,
   type TemplatePatch,
@@ -404,41 +406,38 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         }
         const at = yield* now
         const stop = input.autostop_requirement
-        const record: TemplateRecord = {
+        const record = newTemplate({
           id: yield* ids.uuid,
-          created_at: at,
-          updated_at: at,
+          at,
           organization_id: org.id,
-          deleted: false,
           name: input.name,
-          display_name: input.display_name ?? "",
-          description: input.description ?? "",
-          icon: input.icon ?? "",
           provisioner: v.provisioner,
           active_version_id: v.id,
           created_by: (yield* CurrentActor).user.id,
-          default_ttl_ms: input.default_ttl_ms ?? 0,
-          activity_bump_ms: input.activity_bump_ms ?? 3_600_000,
-          autostop_requirement_days_of_week: maskOfDays(lower(stop?.days_of_week ?? [])),
-          autostop_requirement_weeks: stop?.weeks ?? 1,
-          autostart_requirement_days_of_week: input.autostart_requirement?.days_of_week === undefined
-            ? ALL_DAYS
-            : maskOfDays(lower(input.autostart_requirement.days_of_week)),
-          allow_user_cancel_workspace_jobs: input.allow_user_cancel_workspace_jobs ?? false,
-          allow_user_autostart: input.allow_user_autostart ?? true,
-          allow_user_autostop: input.allow_user_autostop ?? true,
-          failure_ttl_ms: input.failure_ttl_ms ?? 0,
-          time_til_dormant_ms: input.dormant_ttl_ms ?? 0,
-          time_til_dormant_autodelete_ms: input.delete_ttl_ms ?? 0,
-          require_active_version: input.require_active_version ?? false,
-          max_port_share_level: input.max_port_share_level ?? "owner",
-          deprecated: "",
-          use_classic_parameter_flow: input.template_use_classic_parameter_flow ?? false,
-          cors_behavior: input.cors_behavior ?? "simple",
-          user_acl: {},
-          // The Everyone group's id is the organization's id.
-          group_acl: input.disable_everyone_group_access === true ? {} : { [org.id]: "use" }
-        }
+          ...givenFields({
+            display_name: input.display_name,
+            description: input.description,
+            icon: input.icon,
+            default_ttl_ms: input.default_ttl_ms,
+            activity_bump_ms: input.activity_bump_ms,
+            autostop_requirement_days_of_week: maskOfDays(lower(stop?.days_of_week ?? [])),
+            autostop_requirement_weeks: stop?.weeks,
+            autostart_requirement_days_of_week: input.autostart_requirement?.days_of_week === undefined
+              ? undefined
+              : maskOfDays(lower(input.autostart_requirement.days_of_week)),
+            allow_user_cancel_workspace_jobs: input.allow_user_cancel_workspace_jobs,
+            allow_user_autostart: input.allow_user_autostart,
+            allow_user_autostop: input.allow_user_autostop,
+            failure_ttl_ms: input.failure_ttl_ms,
+            time_til_dormant_ms: input.dormant_ttl_ms,
+            time_til_dormant_autodelete_ms: input.delete_ttl_ms,
+            require_active_version: input.require_active_version,
+            max_port_share_level: input.max_port_share_level,
+            use_classic_parameter_flow: input.template_use_classic_parameter_flow,
+            cors_behavior: input.cors_behavior
+          }),
+          ...(input.disable_everyone_group_access === true ? { group_acl: {} } : {})
+        })
         yield* tx.atomic(Effect.gen(function*() {
           yield* templates.insert(record)
           yield* versions.update(v.id, { template_id: record.id }, at)

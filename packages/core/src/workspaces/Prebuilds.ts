@@ -40,7 +40,7 @@ import { PrebuildPresetHardLimited } from "./Events.js"
 import { TickLock } from "./Lifecycle.js"
 import { reconciliationPaused } from "./PrebuildsSettings.js"
 import { makePrebuiltWorkspaces } from "./PrebuiltWorkspaces.js"
-import { PREBUILDS_USER_ID, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
+import { newWorkspace, PREBUILDS_USER_ID, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 import { type PrebuildCreation, WorkspaceBuildRepo } from "./WorkspaceBuild.js"
 import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
 import { auditedWorkspace } from "./Workspaces.js"
@@ -302,26 +302,14 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
           "create",
           Effect.gen(function*() {
             const id = yield* ids.uuid
-            const record: WorkspaceRecord = {
+            const record = newWorkspace({
               id,
-              created_at: at,
-              updated_at: at,
+              at,
               owner_id: PREBUILDS_USER_ID,
               organization_id: d.template.organization_id,
               template_id: d.template.id,
-              deleted: false,
-              name: `prebuild-${id.replace(/-/g, "").slice(0, 8)}`,
-              autostart_schedule: "",
-              ttl_ms: null,
-              last_used_at: at,
-              dormant_at: null,
-              deleting_at: null,
-              next_start_at: null,
-              automatic_updates: "never",
-              favorite: false,
-              user_acl: {},
-              group_acl: {}
-            }
+              name: `prebuild-${id.replace(/-/g, "").slice(0, 8)}`
+            })
             const importJob = yield* buildService.importedVersion(d.version)
             const parameters = yield* buildService.parametersFor(
               d.version,

@@ -62,6 +62,34 @@ export interface WorkspaceRecord {
   readonly latest_app_status?: AppStatusRecord | null | undefined
 }
 
+/** What a new workspace is made of: who, where and its name; every other field may be given or takes its default. */
+export type NewWorkspace =
+  & Pick<WorkspaceRecord, "id" | "owner_id" | "organization_id" | "template_id" | "name">
+  & { readonly at: Date }
+  & Partial<Omit<WorkspaceRecord, "id" | "owner_id" | "organization_id" | "template_id" | "name">>
+
+/**
+ * A new workspace's stored record: the one constructor every writer uses (the service, prebuilds,
+ * the test factories), so a new field gets its default here once. Made at `at`, used at `at`, not
+ * deleted, dormant or favorite, no schedule, no time to live, updates `never`, shared with nobody.
+ */
+export const newWorkspace = ({ at, ...given }: NewWorkspace): WorkspaceRecord => ({
+  created_at: at,
+  updated_at: at,
+  deleted: false,
+  autostart_schedule: "",
+  ttl_ms: null,
+  last_used_at: at,
+  dormant_at: null,
+  deleting_at: null,
+  next_start_at: null,
+  automatic_updates: "never",
+  favorite: false,
+  user_acl: {},
+  group_acl: {},
+  ...given
+})
+
 /** What may change on a workspace (fields left `undefined` stay). */
 export type WorkspacePatch = Partial<Omit<WorkspaceRecord, "id" | "created_at" | "owner_id" | "organization_id">>
 

@@ -37,6 +37,7 @@ import { makePrebuiltWorkspaces } from "./PrebuiltWorkspaces.js"
 import type { AvailableUsersQuery, CreateWorkspaceRequest, ListBuildsQuery, ListWorkspacesQuery } from "./Requests.js"
 import { WorkspaceSharing } from "./Sharing.js"
 import {
+  newWorkspace,
   PREBUILDS_USER_ID,
   type WorkspaceFilter,
   type WorkspacePatch,
@@ -490,27 +491,19 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
             return yield* toWire(claimed)
           }
         }
-        const record: WorkspaceRecord = {
+        const record = newWorkspace({
           id: yield* ids.uuid,
-          created_at: at,
-          updated_at: at,
+          at,
           owner_id: owner.id,
           organization_id: orgId,
           template_id: template.id,
-          deleted: false,
           name: input.name,
           autostart_schedule: schedule,
           ttl_ms: ttl,
-          last_used_at: at,
-          dormant_at: null,
-          deleting_at: null,
           next_start_at: nextStart,
           automatic_updates: input.automatic_updates ?? "never",
-          favorite: false,
-          user_acl: {},
-          group_acl: {},
           ...(options.taskId !== undefined ? { task_id: options.taskId } : {})
-        }
+        })
         yield* tx.atomic(Effect.gen(function*() {
           yield* workspaces.insert(record).pipe(
             Effect.catchTag("UniqueViolation", () => Effect.fail(nameTaken(input.name)))

@@ -10,6 +10,8 @@ import {
   LifecycleCandidates,
   type LifecycleDecision,
   LifecycleExecutor,
+  newTemplate,
+  newWorkspace,
   type TemplateRecord,
   TickLock,
   type TickStats,
@@ -23,60 +25,34 @@ import { calculateAutostop } from "../../src/workspaces/Schedule.js"
 const HOUR = 3_600_000
 const T0 = Date.parse("2024-01-01T08:58:30Z") // a Monday
 
-const template: TemplateRecord = {
+const template: TemplateRecord = newTemplate({
   id: "t1",
-  created_at: new Date(0),
-  updated_at: new Date(0),
+  at: new Date(0),
   organization_id: "o1",
-  deleted: false,
   name: "tpl",
-  display_name: "",
-  description: "",
-  icon: "",
   provisioner: "workbay",
   active_version_id: "v2",
   created_by: "u1",
   default_ttl_ms: HOUR,
   activity_bump_ms: HOUR,
-  autostop_requirement_days_of_week: 0,
-  autostop_requirement_weeks: 1,
-  autostart_requirement_days_of_week: 0b1111111,
   allow_user_cancel_workspace_jobs: true,
-  allow_user_autostart: true,
-  allow_user_autostop: true,
-  failure_ttl_ms: 0,
-  time_til_dormant_ms: 0,
-  time_til_dormant_autodelete_ms: 0,
-  require_active_version: false,
-  max_port_share_level: "owner",
-  deprecated: "",
-  use_classic_parameter_flow: false,
-  cors_behavior: "simple",
-  user_acl: {},
   group_acl: {}
-}
-
-const workspace = (id: string, over: Partial<WorkspaceRecord> = {}): WorkspaceRecord => ({
-  id,
-  created_at: new Date(0),
-  updated_at: new Date(0),
-  owner_id: "u1",
-  organization_id: "o1",
-  template_id: "t1",
-  deleted: false,
-  name: id,
-  autostart_schedule: "CRON_TZ=UTC 0 9 * * *",
-  ttl_ms: HOUR,
-  last_used_at: new Date(T0),
-  dormant_at: null,
-  deleting_at: null,
-  next_start_at: null,
-  automatic_updates: "always",
-  favorite: false,
-  user_acl: {},
-  group_acl: {},
-  ...over
 })
+
+const workspace = (id: string, over: Partial<WorkspaceRecord> = {}): WorkspaceRecord =>
+  newWorkspace({
+    id,
+    at: new Date(0),
+    owner_id: "u1",
+    organization_id: "o1",
+    template_id: "t1",
+    name: id,
+    autostart_schedule: "CRON_TZ=UTC 0 9 * * *",
+    ttl_ms: HOUR,
+    last_used_at: new Date(T0),
+    automatic_updates: "always",
+    ...over
+  })
 
 const build = (over: Partial<WorkspaceBuildRecord>): WorkspaceBuildRecord => ({
   id: "b1",

@@ -3,7 +3,14 @@
  * database, with the built-in workers running (two, as by default) and an import executor
  * that runs the workbay provisioner on a small template.
  */
-import { type JobExecutor, JobExecutors, ProvisionerJobs, TemplateRepo, TemplateVersionRepo } from "@workbay/core"
+import {
+  type JobExecutor,
+  JobExecutors,
+  newTemplate,
+  ProvisionerJobs,
+  TemplateRepo,
+  TemplateVersionRepo
+} from "@workbay/core"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -169,38 +176,19 @@ describe("provisioner jobs and daemons", () => {
             user_variable_values: [],
             import_result: null
           })
-          yield* (yield* TemplateRepo).insert({
+          yield* (yield* TemplateRepo).insert(newTemplate({
             id: templateId,
-            created_at: at,
-            updated_at: at,
+            at,
             organization_id: orgId,
-            deleted: false,
             name: "docker",
             display_name: "Docker",
-            description: "",
             icon: "/icon/docker.svg",
             provisioner: "terraform",
             active_version_id: versionId,
             created_by: ownerId,
-            default_ttl_ms: 0,
-            activity_bump_ms: 3_600_000,
-            autostop_requirement_days_of_week: 0,
-            autostop_requirement_weeks: 1,
-            autostart_requirement_days_of_week: 127,
             allow_user_cancel_workspace_jobs: true,
-            allow_user_autostart: true,
-            allow_user_autostop: true,
-            failure_ttl_ms: 0,
-            time_til_dormant_ms: 0,
-            time_til_dormant_autodelete_ms: 0,
-            require_active_version: false,
-            max_port_share_level: "owner",
-            deprecated: "",
-            use_classic_parameter_flow: false,
-            cors_behavior: "simple",
-            user_acl: {},
             group_acl: {}
-          })
+          }))
         }).pipe(Effect.orDie)
       )
       const before = await owner.get(`/organizations/${orgId}/provisionerjobs/${job.id}`)

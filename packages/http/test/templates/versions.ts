@@ -4,7 +4,7 @@
  * templates routes exist on this branch).
  */
 import { SqlClient } from "@effect/sql"
-import { type TemplateRecord, TemplateRepo, TemplateVersionRepo } from "@workbay/core"
+import { newTemplate, TemplateRepo, TemplateVersionRepo } from "@workbay/core"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Client, ServiceTestServer } from "../support.js"
@@ -137,38 +137,16 @@ export const seedTemplate = (
     const templates = yield* TemplateRepo
     const versions = yield* TemplateVersionRepo
     const at = new Date()
-    const t: TemplateRecord = {
+    const t = newTemplate({
       id: randomUUID(),
-      created_at: at,
-      updated_at: at,
+      at: new Date(),
       organization_id: orgId,
-      deleted: false,
       name,
-      display_name: "",
-      description: "",
-      icon: "",
       provisioner: "workbay",
       active_version_id: versionId,
       created_by: createdBy,
-      default_ttl_ms: 0,
-      activity_bump_ms: 3_600_000,
-      autostop_requirement_days_of_week: 0,
-      autostop_requirement_weeks: 1,
-      autostart_requirement_days_of_week: 127,
-      allow_user_cancel_workspace_jobs: true,
-      allow_user_autostart: true,
-      allow_user_autostop: true,
-      failure_ttl_ms: 0,
-      time_til_dormant_ms: 0,
-      time_til_dormant_autodelete_ms: 0,
-      require_active_version: false,
-      max_port_share_level: "owner",
-      deprecated: "",
-      use_classic_parameter_flow: false,
-      cors_behavior: "simple",
-      user_acl: {},
-      group_acl: { [orgId]: "use" }
-    }
+      allow_user_cancel_workspace_jobs: true
+    })
     yield* Effect.orDie(templates.insert(t))
     yield* Effect.orDie(versions.update(versionId, { template_id: t.id }, at))
     return t

@@ -2,7 +2,7 @@
  * Workspace test support: templates made through the routes from `workbay` archives (the
  * built-in workers import them), and workspaces created and built on those workers.
  */
-import { type WorkspaceRecord, WorkspaceRepo } from "@workbay/core"
+import { newWorkspace, WorkspaceRepo } from "@workbay/core"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { expect } from "vitest"
@@ -126,27 +126,14 @@ export const insertUnbuiltWorkspace = async (
     readonly name?: string
   }
 ) => {
-  const at = new Date()
-  const record: WorkspaceRecord = {
+  const record = newWorkspace({
     id: randomUUID(),
-    created_at: at,
-    updated_at: at,
+    at: new Date(),
     owner_id: init.ownerId,
     organization_id: init.organizationId,
     template_id: init.templateId,
-    deleted: false,
-    name: init.name ?? uniqueName("unbuilt"),
-    autostart_schedule: "",
-    ttl_ms: null,
-    last_used_at: at,
-    dormant_at: null,
-    deleting_at: null,
-    next_start_at: null,
-    automatic_updates: "never",
-    favorite: false,
-    user_acl: {},
-    group_acl: {}
-  }
+    name: init.name ?? uniqueName("unbuilt")
+  })
   await srv.run(Effect.flatMap(WorkspaceRepo, (repo) => repo.insert(record)).pipe(Effect.orDie))
   return record
 }

@@ -4,7 +4,7 @@
  * agents of the given names, as a build's provisioner job leaves them.
  */
 import { SqlClient } from "@effect/sql"
-import { type WorkspaceAcl, type WorkspaceRecord, WorkspaceRepo } from "@workbay/core"
+import { newWorkspace, type WorkspaceAcl, WorkspaceRepo } from "@workbay/core"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Client, ServiceTestServer } from "../support.js"
@@ -82,27 +82,16 @@ export const seedWorkspace = async (
     readonly groupAcl?: WorkspaceAcl
   }
 ): Promise<SeededWorkspace> => {
-  const at = new Date()
-  const record: WorkspaceRecord = {
+  const record = newWorkspace({
     id: randomUUID(),
-    created_at: at,
-    updated_at: at,
+    at: new Date(),
     owner_id: init.ownerId,
     organization_id: init.organizationId,
     template_id: init.template.id,
-    deleted: false,
     name: `ws-${++counter}-${Date.now() % 100000}`,
-    autostart_schedule: "",
-    ttl_ms: null,
-    last_used_at: at,
-    dormant_at: null,
-    deleting_at: null,
-    next_start_at: null,
-    automatic_updates: "never",
-    favorite: false,
     user_acl: init.userAcl ?? {},
     group_acl: init.groupAcl ?? {}
-  }
+  })
   await srv.run(Effect.flatMap(WorkspaceRepo, (repo) => repo.insert(record)).pipe(Effect.orDie))
   const ws: SeededWorkspace = {
     id: record.id,

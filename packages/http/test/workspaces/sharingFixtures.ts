@@ -2,7 +2,7 @@
  * Workspace fixtures for the sharing tests: workspace rows written through the repository
  * (the create routes live elsewhere), on a template made through the template fixtures.
  */
-import { IdGenerator, type WorkspaceAcl, type WorkspaceRecord, WorkspaceRepo } from "@workbay/core"
+import { IdGenerator, newWorkspace, type WorkspaceAcl, type WorkspaceRecord, WorkspaceRepo } from "@workbay/core"
 import { Clock, Effect, Option } from "effect"
 import type { Client, ServiceTestServer } from "../support.js"
 import { makeTemplate } from "../templates/fixtures.js"
@@ -26,26 +26,17 @@ export const makeWorkspace = (srv: ServiceTestServer, init: WorkspaceInit): Prom
       const ids = yield* IdGenerator
       const repo = yield* WorkspaceRepo
       const at = new Date(yield* Clock.currentTimeMillis)
-      const record: WorkspaceRecord = {
+      const record = newWorkspace({
         id: yield* ids.uuid,
-        created_at: at,
-        updated_at: at,
+        at,
         owner_id: init.ownerId,
         organization_id: init.organizationId,
         template_id: init.templateId,
         deleted: init.deleted ?? false,
         name: init.name ?? `ws-${++counter}-${Date.now() % 100000}`,
-        autostart_schedule: "",
-        ttl_ms: null,
-        last_used_at: at,
-        dormant_at: null,
-        deleting_at: null,
-        next_start_at: null,
-        automatic_updates: "never",
-        favorite: false,
         user_acl: init.userAcl ?? {},
         group_acl: init.groupAcl ?? {}
-      }
+      })
       yield* repo.insert(record)
       return record
     }).pipe(Effect.orDie)

@@ -6,6 +6,8 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import {
+  newTemplate,
+  newWorkspace,
   ProvisionerJobRepo,
   type TemplateRecord,
   TemplateRepo,
@@ -62,64 +64,38 @@ const person = () =>
   }).pipe(Effect.orDie)
 
 let workspaceNames = 0
-const workspaceOf = (organizationId: string, templateId: string, ownerId: string): WorkspaceRecord => ({
-  id: randomUUID(),
-  created_at: at(1),
-  updated_at: at(1),
-  owner_id: ownerId,
-  organization_id: organizationId,
-  template_id: templateId,
-  deleted: false,
-  name: `ws-${++workspaceNames}`,
-  autostart_schedule: "",
-  ttl_ms: null,
-  last_used_at: at(1),
-  dormant_at: null,
-  deleting_at: null,
-  next_start_at: null,
-  automatic_updates: "never",
-  favorite: false,
-  user_acl: {},
-  group_acl: {}
-})
+const workspaceOf = (organizationId: string, templateId: string, ownerId: string): WorkspaceRecord =>
+  newWorkspace({
+    id: randomUUID(),
+    at: at(1),
+    owner_id: ownerId,
+    organization_id: organizationId,
+    template_id: templateId,
+    name: `ws-${++workspaceNames}`
+  })
 
 const template = (
   organizationId: string,
   versionId: string,
   overrides: Partial<TemplateRecord> = {}
-): TemplateRecord => ({
-  id: randomUUID(),
-  created_at: at(1),
-  updated_at: at(1),
-  organization_id: organizationId,
-  deleted: false,
-  name: "docker",
-  display_name: "Docker",
-  description: "d",
-  icon: "/icon.svg",
-  provisioner: "workbay",
-  active_version_id: versionId,
-  created_by: randomUUID(),
-  default_ttl_ms: 3_600_000,
-  activity_bump_ms: 3_600_000,
-  autostop_requirement_days_of_week: 0,
-  autostop_requirement_weeks: 1,
-  autostart_requirement_days_of_week: 127,
-  allow_user_cancel_workspace_jobs: true,
-  allow_user_autostart: true,
-  allow_user_autostop: false,
-  failure_ttl_ms: 0,
-  time_til_dormant_ms: 0,
-  time_til_dormant_autodelete_ms: 0,
-  require_active_version: false,
-  max_port_share_level: "owner",
-  deprecated: "",
-  use_classic_parameter_flow: false,
-  cors_behavior: "simple",
-  user_acl: { [randomUUID()]: "admin" },
-  group_acl: { [organizationId]: "use" },
-  ...overrides
-})
+): TemplateRecord =>
+  newTemplate({
+    id: randomUUID(),
+    at: at(1),
+    organization_id: organizationId,
+    name: "docker",
+    display_name: "Docker",
+    description: "d",
+    icon: "/icon.svg",
+    provisioner: "workbay",
+    active_version_id: versionId,
+    created_by: randomUUID(),
+    default_ttl_ms: 3_600_000,
+    allow_user_cancel_workspace_jobs: true,
+    allow_user_autostop: false,
+    user_acl: { [randomUUID()]: "admin" },
+    ...overrides
+  })
 
 const version = (
   organizationId: string,

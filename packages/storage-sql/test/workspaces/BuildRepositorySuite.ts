@@ -8,6 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import {
   MetricsSnapshotRepo,
+  newWorkspace,
   PREBUILDS_USER_ID,
   ProvisionerJobRepo,
   type StoredResource,
@@ -77,27 +78,16 @@ export const world = Effect.gen(function*() {
 }).pipe(Effect.orDie)
 
 let names = 0
-export const workspace = (w: World, overrides: Partial<WorkspaceRecord> = {}): WorkspaceRecord => ({
-  id: randomUUID(),
-  created_at: at(1),
-  updated_at: at(1),
-  owner_id: w.user,
-  organization_id: w.org,
-  template_id: w.template,
-  deleted: false,
-  name: `ws-${++names}`,
-  autostart_schedule: "",
-  ttl_ms: null,
-  last_used_at: at(1),
-  dormant_at: null,
-  deleting_at: null,
-  next_start_at: null,
-  automatic_updates: "never",
-  favorite: false,
-  user_acl: {},
-  group_acl: {},
-  ...overrides
-})
+export const workspace = (w: World, overrides: Partial<WorkspaceRecord> = {}): WorkspaceRecord =>
+  newWorkspace({
+    id: randomUUID(),
+    at: at(1),
+    owner_id: w.user,
+    organization_id: w.org,
+    template_id: w.template,
+    name: `ws-${++names}`,
+    ...overrides
+  })
 
 export const build = (
   w: World,

@@ -6,7 +6,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { UserRepo, type WorkspaceFilter, WorkspaceRepo } from "@workbay/core"
+import { newWorkspace, UserRepo, type WorkspaceFilter, WorkspaceRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -112,26 +112,16 @@ export const workspaceListPlanSuite = (
         for (const [i, owner] of [users[0]!, users[0]!, users[1]!].entries()) {
           const id = randomUUID()
           ids.push(id)
-          yield* repo.insert({
-            id,
-            created_at: new Date(t),
-            updated_at: new Date(t),
-            owner_id: owner,
-            organization_id: org,
-            template_id: template,
-            deleted: false,
-            name: `w${i}`,
-            autostart_schedule: "",
-            ttl_ms: null,
-            last_used_at: new Date(t),
-            dormant_at: null,
-            deleting_at: null,
-            next_start_at: null,
-            automatic_updates: "never",
-            favorite: false,
-            user_acl: {},
-            group_acl: {}
-          })
+          yield* repo.insert(
+            newWorkspace({
+              id,
+              at: new Date(t),
+              owner_id: owner,
+              organization_id: org,
+              template_id: template,
+              name: `w${i}`
+            })
+          )
         }
         const all = { ...base, requesterId: users[0]! }
         const page = yield* repo.list(all)

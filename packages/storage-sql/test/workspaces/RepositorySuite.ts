@@ -5,7 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { PREBUILDS_USER_ID, UniqueViolation, type WorkspaceRecord, WorkspaceRepo } from "@workbay/core"
+import { newWorkspace, PREBUILDS_USER_ID, UniqueViolation, type WorkspaceRecord, WorkspaceRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -34,27 +34,25 @@ const owners = Effect.gen(function*() {
 const workspace = (
   o: { org: string; user: string; template: string },
   overrides: Partial<WorkspaceRecord> = {}
-): WorkspaceRecord => ({
-  id: randomUUID(),
-  created_at: at(1),
-  updated_at: at(1),
-  owner_id: o.user,
-  organization_id: o.org,
-  template_id: o.template,
-  deleted: false,
-  name: "dev",
-  autostart_schedule: "CRON_TZ=Europe/Paris 30 8 * * 1-5",
-  ttl_ms: 28_800_000,
-  last_used_at: at(2),
-  dormant_at: null,
-  deleting_at: null,
-  next_start_at: at(3),
-  automatic_updates: "always",
-  favorite: true,
-  user_acl: { [randomUUID()]: "use" },
-  group_acl: { [o.org]: "admin" },
-  ...overrides
-})
+): WorkspaceRecord =>
+  // Every field away from its default, so a column the repository loses shows.
+  newWorkspace({
+    id: randomUUID(),
+    at: at(1),
+    owner_id: o.user,
+    organization_id: o.org,
+    template_id: o.template,
+    name: "dev",
+    autostart_schedule: "CRON_TZ=Europe/Paris 30 8 * * 1-5",
+    ttl_ms: 28_800_000,
+    last_used_at: at(2),
+    next_start_at: at(3),
+    automatic_updates: "always",
+    favorite: true,
+    user_acl: { [randomUUID()]: "use" },
+    group_acl: { [o.org]: "admin" },
+    ...overrides
+  })
 
 export const workspaceRepositorySuite = (name: string, makeStorage: StorageFactory, options: SuiteOptions = {}) => {
   const test = (title: string, body: Effect.Effect<void, unknown, Ports>) =>
