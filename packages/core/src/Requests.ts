@@ -31,6 +31,10 @@ export const givenFields = <A extends Record<string, unknown>>(
     [K in keyof A]?: Exclude<A[K], undefined>
   }
 
+/** A text field of at most `max` characters (the one message every area's requests give). */
+export const Text = (max: number) =>
+  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
+
 /**
  * Class annotations that name a request body's wire form too (the third place of a class's
  * annotations), so the OpenAPI document keeps `PatchGroupRequest` and the like as named schemas

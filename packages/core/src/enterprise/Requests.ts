@@ -3,10 +3,7 @@
  * `http/src/enterprise/` declare them; the services take their decoded types (`typeof X.Type`).
  */
 import { Schema } from "effect"
-import { optional, wireName } from "../Requests.js"
-
-const Text = (max: number) =>
-  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
+import { optional, Text, wireName } from "../Requests.js"
 
 const Banner = Schema.Struct({
   enabled: optional(Schema.Boolean),

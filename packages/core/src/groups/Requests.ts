@@ -6,11 +6,8 @@
  */
 import { Schema } from "effect"
 import { isUuid } from "../Ids.js"
-import { BooleanParam, optional, optionalParam, wireName } from "../Requests.js"
+import { BooleanParam, optional, optionalParam, Text, wireName } from "../Requests.js"
 import { GroupName } from "./Group.js"
-
-const Text = (max: number) =>
-  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 
 /** Display names: at most 64 characters, no leading or trailing spaces (Coder's rule). */
 const GroupDisplayName = Text(64).pipe(

@@ -6,11 +6,8 @@
  * takes the shared `SearchPageQuery`.
  */
 import { Either, ParseResult, Schema } from "effect"
-import { NonNegativeIntParam, optional, optionalParam, wireName } from "../Requests.js"
+import { NonNegativeIntParam, optional, optionalParam, Text, wireName } from "../Requests.js"
 import { OrganizationName, ShareableWorkspaceOwners } from "./Organization.js"
-
-const Text = (max: number) =>
-  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 
 /** POST /organizations. */
 export class CreateOrganizationRequest extends Schema.Class<CreateOrganizationRequest>("CreateOrganizationRequest")({

@@ -5,12 +5,9 @@
  */
 import { Schema } from "effect"
 import { isUuid } from "../Ids.js"
-import { BooleanParam, IntParam, optional, optionalParam, wireName } from "../Requests.js"
+import { BooleanParam, IntParam, optional, optionalParam, Text, wireName } from "../Requests.js"
 import { provisionerDaemonStatuses } from "./ProvisionerDaemon.js"
 import { provisionerJobStatuses } from "./ProvisionerJob.js"
-
-const Text = (max: number) =>
-  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 
 /** Provisioner tags as bodies carry them: a template version's, a key's. */
 export const TagsBody = Schema.Record({ key: Text(256), value: Text(256) })

@@ -4,11 +4,8 @@
  * their decoded types (`typeof X.Type`).
  */
 import { Schema } from "effect"
-import { optional, uuid, wireName } from "../Requests.js"
+import { optional, Text, uuid, wireName } from "../Requests.js"
 import { usernamePattern } from "../users/User.js"
-
-const Text = (max: number) =>
-  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 
 /** A proxy's name: the rules of usernames (1-32 alphanumerics with single inner hyphens). */
 const ProxyName = Schema.String.pipe(

@@ -6,14 +6,20 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { TagsBody as Tags } from "../provisioners/Requests.js"
-import { BooleanParam, NonNegativeIntParam, optional, optionalOr, optionalParam, uuid, wireName } from "../Requests.js"
+import {
+  BooleanParam,
+  NonNegativeIntParam,
+  optional,
+  optionalOr,
+  optionalParam,
+  Text,
+  uuid,
+  wireName
+} from "../Requests.js"
 import { usernamePattern } from "../users/User.js"
 import { MAX_INPUT_LENGTH } from "./DynamicParameters.js"
 import { TAR_MIME_TYPE, WINDOWS_ZIP_MIME_TYPE, ZIP_MIME_TYPE } from "./File.js"
 import { CorsBehavior, PortShareLevel } from "./TemplateWire.js"
-
-const Text = (max: number) =>
-  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 
 /** Template names: the rule of usernames and group names (1-32 alphanumerics with single inner hyphens). */
 export const TemplateName = Schema.String.pipe(
