@@ -22,6 +22,7 @@
 import { type BuildInput, type Provisioner, workbayProvisioner } from "@workbay/core"
 import { makeWorkbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
+import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
@@ -68,13 +69,14 @@ const log = logger("agent-logs")
 if (opts.serve !== undefined) {
   const announcing: Provisioner = {
     ...workbayProvisioner,
-    build: (input: BuildInput) => {
-      const perWorkspace = Number(opts["per-workspace"])
-      for (let i = 0; i < perWorkspace; i++) {
-        process.stdout.write(`TOKEN ${input.workspace.id} a${i} ${input.agentToken(`a${i}`)}\n`)
-      }
-      return workbayProvisioner.build(input)
-    }
+    build: (input: BuildInput) =>
+      Effect.gen(function*() {
+        const perWorkspace = Number(opts["per-workspace"])
+        for (let i = 0; i < perWorkspace; i++) {
+          process.stdout.write(`TOKEN ${input.workspace.id} a${i} ${yield* input.agentToken(`a${i}`)}\n`)
+        }
+        return yield* workbayProvisioner.build(input)
+      })
   }
   const workbay = await makeWorkbay(
     Sqlite.layer({ filename: opts.serve, checkpoints: opts.checkpoints === "thread" ? "thread" : "inline" }),

@@ -32,6 +32,7 @@
 // Everything listens on and connects to 127.0.0.1 only; every run is bounded in time.
 import { type BuildInput, type Provisioner, workbayProvisioner } from "@workbay/core"
 import { makeWorkbay } from "@workbay/http"
+import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
@@ -80,12 +81,13 @@ const log = logger("tailnet")
 if (opts.serve !== undefined || opts["serve-pg"] !== undefined) {
   const announcing: Provisioner = {
     ...workbayProvisioner,
-    build: (input: BuildInput) => {
-      for (let i = 0; i < Number(opts["per-workspace"]); i++) {
-        process.stdout.write(`TOKEN ${input.workspace.id} a${i} ${input.agentToken(`a${i}`)}\n`)
-      }
-      return workbayProvisioner.build(input)
-    }
+    build: (input: BuildInput) =>
+      Effect.gen(function*() {
+        for (let i = 0; i < Number(opts["per-workspace"]); i++) {
+          process.stdout.write(`TOKEN ${input.workspace.id} a${i} ${yield* input.agentToken(`a${i}`)}\n`)
+        }
+        return yield* workbayProvisioner.build(input)
+      })
   }
   const storage = opts.serve !== undefined
     ? (await import("@workbay/storage-sqlite")).layer({ filename: opts.serve })

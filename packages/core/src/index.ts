@@ -222,6 +222,12 @@ export {
 } from "./externalauth/SignIn.js"
 
 // templates: uploaded files, archives, the provisioner port, the built-in `workbay` provisioner, the job queue
+export {
+  type DaemonClientOptions,
+  type DaemonLink,
+  DaemonWelcome,
+  runDaemonSession
+} from "./provisioners/DaemonClient.js"
 export * from "./provisioners/Events.js"
 export {
   checkDaemonName,
@@ -246,6 +252,7 @@ export {
   type ExternalAuthProvider,
   type ImportInput,
   type ImportResult,
+  makeProvisioners,
   type NameValue,
   type Preset,
   type ProvisionedAgent,
@@ -391,6 +398,8 @@ export {
   type ImportedPreset,
   type ImportedResource,
   type ImportedScript,
+  type NewTemplateVersion,
+  newTemplateVersion,
   type TemplateVersionImport,
   type TemplateVersionPage,
   type TemplateVersionPatch,
@@ -552,6 +561,8 @@ export {
   type BuildReason,
   type NewStoredResource,
   type NewWorkspaceAgent,
+  type NewWorkspaceBuild,
+  newWorkspaceBuild,
   type PrebuildCreation,
   type StoredAgentApp,
   type StoredAgentScript,

@@ -261,7 +261,7 @@ export const makeDockerProvisioner = (options: DockerProvisionerOptions): Provis
                 `No init script for agent "${a.name}" (${a.operating_system}-${a.architecture}) on this deployment.`
               )
             }
-            agents.set(a.name, { token: input.agentToken(a.name), init_script: script })
+            agents.set(a.name, { token: yield* input.agentToken(a.name), init_script: script })
           }
           const spec = substituteDeep(written, { ...ctx.subs, agents })
           // A parameter may have made the spec what the template's own could not be.

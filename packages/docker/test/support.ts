@@ -4,6 +4,7 @@
  */
 import type { BuildInput } from "@workbay/core"
 import type Docker from "dockerode"
+import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { PassThrough } from "node:stream"
 import tar from "tar-stream"
@@ -71,7 +72,7 @@ export const buildInput = (
   parameter_values: [],
   previous_state: new Uint8Array(0),
   workspace,
-  agentToken: (name) => `token-of-${name}`,
+  agentToken: (name) => Effect.succeed(`token-of-${name}`),
   agentInitScript: () => "exec sleep 3600",
   metadata: {
     deployment_id: deploymentId,

@@ -51,7 +51,7 @@ import { provisionerKeyDeletedChannel, ProvisionerKeys } from "./ProvisionerKeys
 import { DEFAULT_LOG_FLUSH_INTERVAL, DEFAULT_POLL_INTERVAL, ProvisionerWorkers } from "./Worker.js"
 
 /** The protocol's version, sent in `welcome`. */
-export const DAEMON_PROTOCOL_VERSION = "1.0"
+export const DAEMON_PROTOCOL_VERSION = "1.1"
 
 /** Close codes of a daemon's connection beside RFC 6455's (1000, 1001, 1009, 1011). */
 export const DaemonCloseCode = {
@@ -151,7 +151,18 @@ const RichParameter = Schema.Struct({
   validation_min: opt(Schema.Number),
   validation_max: opt(Schema.Number),
   validation_monotonic: def(Schema.Literal("", "increasing", "decreasing"), () => "" as const),
-  required: def(Schema.Boolean, () => false)
+  required: def(Schema.Boolean, () => false),
+  form_type: opt(Str(64)),
+  dynamic: opt(Schema.Struct({
+    options: opt(Str(65536)),
+    default: opt(Str(65536)),
+    visible: opt(Str(65536)),
+    form_type: opt(Str(65536)),
+    min: opt(Str(65536)),
+    max: opt(Str(65536)),
+    regex: opt(Str(65536)),
+    error: opt(Str(65536))
+  }))
 })
 
 const TemplateVariable = Schema.Struct({
@@ -221,7 +232,8 @@ const Agent = Schema.Struct({
     script: Str(65536),
     interval: def(Schema.Int, () => 60),
     timeout: def(Schema.Int, () => 10)
-  })))
+  }))),
+  kept: opt(Schema.Boolean)
 })
 
 const Resource = Schema.Struct({
@@ -283,7 +295,14 @@ export const DaemonMessage = Schema.Union(
   Schema.Struct({ type: Schema.Literal("log"), job_id: JobId, logs: Schema.Array(LogLine).pipe(Schema.maxItems(500)) }),
   Schema.Struct({ type: Schema.Literal("agent_token"), job_id: JobId, name: Str(64) }),
   Schema.Struct({ type: Schema.Literal("complete"), job_id: JobId, result: def(Schema.Unknown, () => ({})) }),
-  Schema.Struct({ type: Schema.Literal("fail"), job_id: JobId, error: Str(65536), error_code: def(Str(64), () => "") })
+  Schema.Struct({
+    type: Schema.Literal("fail"),
+    job_id: JobId,
+    error: Str(65536),
+    error_code: def(Str(64), () => ""),
+    /** An import's template variables, when it failed for want of their values. */
+    variables: opt(Schema.Array(TemplateVariable))
+  })
 )
 export type DaemonMessage = typeof DaemonMessage.Type
 
@@ -406,7 +425,8 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
             parameter_values: input.parameter_values,
             previous_state: toBase64(input.previous_state),
             workspace: input.workspace,
-            ...(input.task === undefined ? {} : { task: input.task })
+            ...(input.task === undefined ? {} : { task: input.task }),
+            ...(input.metadata === undefined ? {} : { metadata: input.metadata })
           })
       }
     }
@@ -500,7 +520,7 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
             if (h.value.call.kind !== "build") {
               return yield* sendError("not_build", "Agent tokens are given for workspace builds only.", message.job_id)
             }
-            const token = (h.value.call.input as BuildInput).agentToken(message.name)
+            const token = yield* (h.value.call.input as BuildInput).agentToken(message.name)
             return yield* send({ type: "agent_token", job_id: h.value.job.id, name: message.name, token })
           }
           case "complete": {
@@ -534,13 +554,12 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
           case "fail": {
             const h = holding(message.job_id)
             if (Option.isNone(h) || h.value.call === undefined) return yield* notHeld(message.job_id)
-            const failure = message.error_code === ""
-              ? new ProvisionerFailure({ message: message.error || "The provisioner daemon failed the job.", logs: [] })
-              : new ProvisionerFailure({
-                message: message.error || "The provisioner daemon failed the job.",
-                error_code: message.error_code,
-                logs: []
-              })
+            const failure = new ProvisionerFailure({
+              message: message.error || "The provisioner daemon failed the job.",
+              logs: [],
+              ...(message.error_code === "" ? {} : { error_code: message.error_code }),
+              ...(message.variables === undefined ? {} : { variables: message.variables })
+            })
             return yield* Deferred.fail(h.value.call.answer, failure)
           }
         }

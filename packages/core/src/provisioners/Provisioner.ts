@@ -289,9 +289,10 @@ export interface BuildInput {
    * The token of this build's agent named `name` (the same token for every call with that name):
    * what the provisioner hands the agent it starts, say as an environment variable. The service
    * keeps only its hash; agents the provisioner does not ask for get a token nobody holds (an
-   * external agent's owner gets a new one from the credentials route).
+   * external agent's owner gets a new one from the credentials route). An effect, because a
+   * provisioner on another machine (a provisioner daemon) asks the service for it.
    */
-  readonly agentToken: (name: string) => string
+  readonly agentToken: (name: string) => Effect.Effect<string>
   readonly onLog?: ProvisionerLogSink
   readonly metadata?: BuildMetadata | undefined
   /**

@@ -78,6 +78,40 @@ export interface TemplateVersionRecord {
   readonly import_result: TemplateVersionImport | null
 }
 
+/**
+ * What a new template version is made of: its organization, name, import job, author, file and
+ * provisioner; every other field may be given or takes its default.
+ */
+export type NewTemplateVersion =
+  & Pick<
+    TemplateVersionRecord,
+    "id" | "organization_id" | "name" | "job_id" | "created_by" | "file_id" | "provisioner"
+  >
+  & { readonly at: Date }
+  & Partial<
+    Omit<TemplateVersionRecord, "id" | "organization_id" | "name" | "job_id" | "created_by" | "file_id" | "provisioner">
+  >
+
+/**
+ * A new template version's stored record: the one constructor every writer uses (the versions
+ * service and the test factories), so a new field gets its default here once. Made at `at`, of no
+ * template yet, without a message or readme, not archived, with no variable values and no import
+ * result; its tags are those of an import job enqueued without any (`mutateTags`: organization
+ * scope), for a version's tags are its job's.
+ */
+export const newTemplateVersion = ({ at, ...given }: NewTemplateVersion): TemplateVersionRecord => ({
+  template_id: null,
+  created_at: at,
+  updated_at: at,
+  message: "",
+  readme: "",
+  archived: false,
+  tags: { scope: "organization" },
+  user_variable_values: [],
+  import_result: null,
+  ...given
+})
+
 export type TemplateVersionPatch = Partial<
   Pick<TemplateVersionRecord, "name" | "message" | "archived" | "template_id" | "readme">
 >

@@ -225,7 +225,7 @@ export const dryRunExecutor: VersionJobExecutor<TemplateVersionExecutorServices>
           owner: Option.match(owner, { onNone: () => "", onSome: (u) => u.username })
         },
         // A dry run starts no agent: its tokens are made for the provisioner and forgotten.
-        agentToken: () => newAgentToken(),
+        agentToken: () => Effect.sync(newAgentToken),
         onLog: ctx.onLog
       }))
       if (Either.isLeft(result)) return failed(result.left.message, result.left.error_code)

@@ -29,6 +29,7 @@ import { ProvisionerJobs } from "../provisioners/ProvisionerJobs.js"
 import { ProvisionerJobViews } from "../provisioners/ProvisionerJobViews.js"
 import type { JobLogsQuery } from "../provisioners/Requests.js"
 import { Transactions } from "../Repositories.js"
+import { givenFields } from "../Requests.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
@@ -44,7 +45,12 @@ import type {
   PatchTemplateVersionRequest
 } from "./Requests.js"
 import { templateObject, type TemplateRecord, TemplateRepo } from "./Template.js"
-import { type TemplateVersionRecord, TemplateVersionRepo, versionObject } from "./TemplateVersion.js"
+import {
+  newTemplateVersion,
+  type TemplateVersionRecord,
+  TemplateVersionRepo,
+  versionObject
+} from "./TemplateVersion.js"
 import {
   ArchiveTemplateVersionsResponse,
   TemplateVersion,
@@ -335,24 +341,19 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
               input: { template_version_id: versionId },
               tags: input.tags ?? {}
             })
-            const record: TemplateVersionRecord = {
+            const record = newTemplateVersion({
               id: versionId,
-              template_id: template?.id ?? null,
+              at,
               organization_id: org.id,
-              created_at: at,
-              updated_at: at,
               name,
-              message: input.message ?? "",
-              readme: "",
               job_id: job.id,
               created_by: actor.user.id,
-              archived: false,
               file_id: file.id,
               provisioner,
               tags: job.tags,
               user_variable_values: variableValues,
-              import_result: null
-            }
+              ...givenFields({ template_id: template?.id, message: input.message })
+            })
             yield* versions.insert(record)
             return { record, job }
           }))

@@ -77,6 +77,46 @@ export interface WorkspaceBuildRecord {
 }
 
 /**
+ * What a new build is made of: its workspace, version, number, transition, initiator and job;
+ * every other field may be given or takes its default.
+ */
+export type NewWorkspaceBuild =
+  & Pick<
+    WorkspaceBuildRecord,
+    "id" | "workspace_id" | "template_version_id" | "build_number" | "transition" | "initiator_id" | "job_id"
+  >
+  & { readonly at: Date }
+  & Partial<
+    Omit<
+      WorkspaceBuildRecord,
+      "id" | "workspace_id" | "template_version_id" | "build_number" | "transition" | "initiator_id" | "job_id"
+    >
+  >
+
+/**
+ * A new build's stored record: the one constructor every writer uses (the builds service and the
+ * test factories), so a new field gets its default here once. Made at `at`, asked for by its
+ * initiator, without a preset or parameter values, from no provisioner state (the service gives the
+ * previous build's), not an orphaning delete; no deadline, cost, AI task or external agent until
+ * its job's result sets them.
+ */
+export const newWorkspaceBuild = ({ at, ...given }: NewWorkspaceBuild): WorkspaceBuildRecord => ({
+  created_at: at,
+  updated_at: at,
+  template_version_preset_id: null,
+  provisioner_state: new Uint8Array(0),
+  deadline: null,
+  max_deadline: null,
+  reason: "initiator",
+  daily_cost: 0,
+  has_ai_task: false,
+  has_external_agent: false,
+  parameters: [],
+  orphan: false,
+  ...given
+})
+
+/**
  * A build without its parameter values and provisioner state: what a workspace's wire record
  * needs of its latest build (a read of one statement, and no state blob, per page).
  */

@@ -340,7 +340,7 @@ const runBuild = (
         owner: Option.match(owner, { onNone: () => "", onSome: (u) => u.username })
       },
       ...(task === undefined ? {} : { task: { id: task.id, prompt: task.prompt } }),
-      agentToken: tokens.forProvisioner,
+      agentToken: (name) => Effect.sync(() => tokens.forProvisioner(name)),
       onLog: ctx.onLog,
       metadata: {
         deployment_id: settings.deploymentId,

@@ -32,6 +32,7 @@ import {
 import { ProvisionerJobs } from "../provisioners/ProvisionerJobs.js"
 import { ProvisionerJobViews } from "../provisioners/ProvisionerJobViews.js"
 import { Transactions } from "../Repositories.js"
+import { givenFields } from "../Requests.js"
 import { hasDynamicParameters, parametersForBuild } from "../templates/DynamicParameters.js"
 import { templateObject, type TemplateRecord, TemplateRepo } from "../templates/Template.js"
 import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
@@ -56,6 +57,7 @@ import { type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 import {
   type BuildReason,
   buildStatus,
+  newWorkspaceBuild,
   type StoredResource,
   type WorkspaceBuildRecord,
   WorkspaceBuildRepo,
@@ -311,10 +313,9 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           },
           tags: q.version.tags
         })
-        const build: WorkspaceBuildRecord = {
+        const build = newWorkspaceBuild({
           id: buildId,
-          created_at: at,
-          updated_at: at,
+          at,
           workspace_id: q.workspace.id,
           template_version_id: q.version.id,
           template_version_preset_id: q.presetId,
@@ -323,16 +324,11 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           initiator_id: q.initiatorId,
           job_id: job.id,
           // The build starts from the previous build's state (kept when this one fails), as the described system.
-          provisioner_state: q.state ?? q.previous?.provisioner_state ?? new Uint8Array(0),
-          deadline: null,
-          max_deadline: null,
+          ...givenFields({ provisioner_state: q.state ?? q.previous?.provisioner_state }),
           reason: q.reason,
-          daily_cost: 0,
-          has_ai_task: false,
-          has_external_agent: false,
           parameters: q.parameters,
           orphan: q.orphan
-        }
+        })
         yield* builds.insert(build).pipe(
           Effect.catchTag("UniqueViolation", () => Effect.fail(buildActive()))
         )

@@ -28,10 +28,11 @@ const tokens = new Map<string, string>()
 /** The built-in provisioner, recording each workspace's agent token. */
 export const recording: Provisioner = {
   ...workbayProvisioner,
-  build: (input: BuildInput) => {
-    tokens.set(input.workspace.id, input.agentToken("main"))
-    return workbayProvisioner.build(input)
-  }
+  build: (input: BuildInput) =>
+    Effect.gen(function*() {
+      tokens.set(input.workspace.id, yield* input.agentToken("main"))
+      return yield* workbayProvisioner.build(input)
+    })
 }
 
 /** A workspace (signed in at `t0`) with a running build; its agent's session (as its token authenticates) and a reader of its Agent record. */

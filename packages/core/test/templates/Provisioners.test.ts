@@ -48,7 +48,7 @@ describe("Provisioners", () => {
         parameter_values: [],
         previous_state: new Uint8Array(),
         workspace: { id: "w", name: "w", owner: "o" },
-        agentToken: () => "token"
+        agentToken: () => Effect.succeed("token")
       }))
       expect(error.message).toBe("tcp://docker:2375 refused.")
       expect(registry.get("terraform")).toEqual(Option.none())

@@ -7,11 +7,11 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import {
   FileRepo,
+  newTemplateVersion,
   type Provisioner,
   ProvisionerJobs,
   ProvisionerWorkers,
   readArchive,
-  type TemplateVersionRecord,
   TemplateVersionRepo,
   workbayProvisioner
 } from "@workbay/core"
@@ -60,24 +60,18 @@ const version = (
       input: { template_version_id: id },
       tags: {}
     })
-    const record: TemplateVersionRecord = {
+    const record = newTemplateVersion({
       id,
-      template_id: null,
+      at: new Date(),
       organization_id: ORG,
-      created_at: new Date(),
-      updated_at: new Date(),
       name: `v${id.slice(0, 6)}`,
-      message: "",
-      readme: "",
       job_id: job.id,
       created_by: USER,
-      archived: false,
       file_id: fileId,
       provisioner,
       tags: job.tags,
-      user_variable_values: variables,
-      import_result: null
-    }
+      user_variable_values: variables
+    })
     yield* Effect.orDie(versions.insert(record))
     return record
   })

@@ -8,7 +8,7 @@ import {
   REQUIRED_TEMPLATE_VARIABLES,
   workbayProvisioner
 } from "@workbay/core"
-import { Effect, Fiber, TestClock } from "effect"
+import { Effect, Fiber, Option, TestClock } from "effect"
 import { readFileSync } from "node:fs"
 import { bytes, tarOf, zipOf } from "./archives.js"
 
@@ -17,11 +17,18 @@ const TAR = "application/x-tar"
 
 const tar = (files: Record<string, string | Uint8Array>) => Effect.promise(() => tarOf(files))
 
-/** An import, with the test clock moved past the template's `build.delay_ms` waits (imports honour them). */
+/**
+ * An import, with the test clock moved past the template's `build.delay_ms` waits (imports honour
+ * them). Moved again until the import ends: it reads the archive (real I/O) before its first wait,
+ * and a single move made before that wait began would leave it waiting for ever on a busy machine.
+ */
 const importOf = (archive: Uint8Array, variable_values: ImportInput["variable_values"] = [], content_type = TAR) =>
   Effect.gen(function*() {
     const fiber = yield* Effect.fork(workbayProvisioner.import({ archive, content_type, variable_values }))
-    yield* TestClock.adjust("1 hour")
+    while (Option.isNone(yield* Fiber.poll(fiber))) {
+      yield* TestClock.adjust("1 hour")
+      yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+    }
     return yield* Fiber.join(fiber)
   })
 
@@ -34,7 +41,7 @@ const buildOf = (archive: Uint8Array, input: Partial<BuildInput> = {}) =>
     parameter_values: [{ name: "repo", value: "github.com/acme/app" }],
     previous_state: new Uint8Array(),
     workspace: { id: "w-1", name: "dev-box", owner: "alice" },
-    agentToken: (name) => `token-of-${name}`,
+    agentToken: (name) => Effect.succeed(`token-of-${name}`),
     ...input
   })
 

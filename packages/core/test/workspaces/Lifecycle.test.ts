@@ -12,6 +12,7 @@ import {
   LifecycleExecutor,
   newTemplate,
   newWorkspace,
+  newWorkspaceBuild,
   type TemplateRecord,
   TickLock,
   type TickStats,
@@ -54,28 +55,19 @@ const workspace = (id: string, over: Partial<WorkspaceRecord> = {}): WorkspaceRe
     ...over
   })
 
-const build = (over: Partial<WorkspaceBuildRecord>): WorkspaceBuildRecord => ({
-  id: "b1",
-  created_at: new Date("2024-01-01T08:00:00Z"),
-  updated_at: new Date(0),
-  workspace_id: "w1",
-  template_version_id: "v1",
-  template_version_preset_id: null,
-  build_number: 1,
-  transition: "stop",
-  initiator_id: "u1",
-  job_id: "j1",
-  provisioner_state: new Uint8Array(),
-  deadline: null,
-  max_deadline: null,
-  reason: "initiator",
-  daily_cost: 0,
-  has_ai_task: false,
-  has_external_agent: false,
-  parameters: [],
-  orphan: false,
-  ...over
-})
+const build = (over: Partial<WorkspaceBuildRecord>): WorkspaceBuildRecord =>
+  newWorkspaceBuild({
+    id: "b1",
+    at: new Date("2024-01-01T08:00:00Z"),
+    updated_at: new Date(0),
+    workspace_id: "w1",
+    template_version_id: "v1",
+    build_number: 1,
+    transition: "stop",
+    initiator_id: "u1",
+    job_id: "j1",
+    ...over
+  })
 
 const finishedJob = (at: Date) =>
   ({

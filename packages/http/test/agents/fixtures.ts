@@ -1,5 +1,6 @@
 /** Agent test support: the built-in provisioner, recording the token it is handed for each agent. */
 import { type BuildInput, type Provisioner, workbayProvisioner } from "@workbay/core"
+import { Effect } from "effect"
 import { expect } from "vitest"
 
 /**
@@ -11,12 +12,14 @@ export const recordingProvisioner = (
   handed: Map<string, Map<string, string>>
 ): Provisioner => ({
   ...workbayProvisioner,
-  build: (input: BuildInput) => {
-    const tokens = new Map(names.map((name) => [name, input.agentToken(name)]))
-    expect(input.agentToken(names[0]!)).toBe(tokens.get(names[0]!))
-    handed.set(input.workspace.id, tokens)
-    return workbayProvisioner.build(input)
-  }
+  build: (input: BuildInput) =>
+    Effect.gen(function*() {
+      const tokens = new Map<string, string>()
+      for (const name of names) tokens.set(name, yield* input.agentToken(name))
+      expect(yield* input.agentToken(names[0]!)).toBe(tokens.get(names[0]!))
+      handed.set(input.workspace.id, tokens)
+      return yield* workbayProvisioner.build(input)
+    })
 })
 
 /** A template whose agent `main` has two apps and a script, beside an agent `side` with neither: for agent reports. */

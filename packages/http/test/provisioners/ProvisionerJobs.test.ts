@@ -7,6 +7,7 @@ import {
   type JobExecutor,
   JobExecutors,
   newTemplate,
+  newTemplateVersion,
   ProvisionerJobs,
   TemplateRepo,
   TemplateVersionRepo
@@ -158,24 +159,17 @@ describe("provisioner jobs and daemons", () => {
       const at = new Date()
       await srv.run(
         Effect.gen(function*() {
-          yield* (yield* TemplateVersionRepo).insert({
+          yield* (yield* TemplateVersionRepo).insert(newTemplateVersion({
             id: versionId,
-            template_id: null,
+            at,
             organization_id: orgId,
-            created_at: at,
-            updated_at: at,
             name: "brave-fox",
-            message: "",
-            readme: "",
             job_id: job.id,
             created_by: ownerId,
-            archived: false,
             file_id: job.file_id,
             provisioner: "terraform",
-            tags: {},
-            user_variable_values: [],
-            import_result: null
-          })
+            tags: {}
+          }))
           yield* (yield* TemplateRepo).insert(newTemplate({
             id: templateId,
             at,

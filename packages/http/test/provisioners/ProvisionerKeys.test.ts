@@ -196,7 +196,7 @@ describe("the serve route", () => {
     const welcome = JSON.parse(ws.messages[0]!)
     expect(welcome).toMatchObject({
       type: "welcome",
-      protocol: "1.0",
+      protocol: "1.1",
       name,
       organization_id: orgId,
       provisioners: ["script", "echo2"]

@@ -154,7 +154,7 @@ export const responseRows: ReadonlyArray<Row> = [
       const welcome = JSON.parse(ws.messages[0]!)
       expect(welcome).toMatchObject({
         type: "welcome",
-        protocol: "1.0",
+        protocol: "1.1",
         organization_id: w.orgId,
         provisioners: ["script"]
       })

@@ -5,6 +5,7 @@
 import {
   IdGenerator,
   type ImportedPreset,
+  newTemplateVersion,
   ProvisionerJobs,
   type TemplateVersionImport,
   type TemplateVersionRecord,
@@ -56,24 +57,17 @@ export const makeVersion = (srv: ServiceTestServer, init: VersionInit): Promise<
         tags: { fixture }
       })
       const at = new Date(yield* Clock.currentTimeMillis)
-      const version: TemplateVersionRecord = {
+      const version = newTemplateVersion({
         id: yield* ids.uuid,
-        template_id: null,
+        at,
         organization_id: init.organizationId,
-        created_at: at,
-        updated_at: at,
         name: init.name ?? fixture,
-        message: "",
-        readme: "",
         job_id: job.id,
         created_by: init.createdBy,
-        archived: false,
         file_id: fileId,
         provisioner: "echo",
-        tags: job.tags,
-        user_variable_values: [],
-        import_result: null
-      }
+        tags: job.tags
+      })
       yield* versions.insert(version)
       const outcome = init.outcome ?? "succeeded"
       if (outcome === "pending") return version

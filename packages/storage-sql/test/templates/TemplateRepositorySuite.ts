@@ -7,7 +7,9 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import {
   newTemplate,
+  newTemplateVersion,
   newWorkspace,
+  newWorkspaceBuild,
   ProvisionerJobRepo,
   type TemplateRecord,
   TemplateRepo,
@@ -101,25 +103,21 @@ const version = (
   organizationId: string,
   jobId: string,
   overrides: Partial<TemplateVersionRecord> = {}
-): TemplateVersionRecord => ({
-  id: randomUUID(),
-  template_id: null,
-  organization_id: organizationId,
-  created_at: at(2),
-  updated_at: at(2),
-  name: "v1",
-  message: "first",
-  readme: "",
-  job_id: jobId,
-  created_by: randomUUID(),
-  archived: false,
-  file_id: randomUUID(),
-  provisioner: "workbay",
-  tags: { scope: "organization" },
-  user_variable_values: [{ name: "region", value: "eu" }],
-  import_result: null,
-  ...overrides
-})
+): TemplateVersionRecord =>
+  newTemplateVersion({
+    id: randomUUID(),
+    at: at(2),
+    organization_id: organizationId,
+    name: "v1",
+    job_id: jobId,
+    created_by: randomUUID(),
+    file_id: randomUUID(),
+    provisioner: "workbay",
+    // Away from their defaults, given explicitly, so a column the repository loses shows.
+    message: "first",
+    user_variable_values: [{ name: "region", value: "eu" }],
+    ...overrides
+  })
 
 const imported = (jobId: string): TemplateVersionImport => ({
   parameters: [],
@@ -349,27 +347,16 @@ export const templateRepositorySuite = (name: string, makeStorage: StorageFactor
             const w = workspaceOf(org, t.id, owner)
             yield* workspaces.insert({ ...w, deleted })
             for (const [i, v] of used.entries()) {
-              yield* builds.insert({
+              yield* builds.insert(newWorkspaceBuild({
                 id: randomUUID(),
-                created_at: at(10 + i),
-                updated_at: at(10 + i),
+                at: at(10 + i),
                 workspace_id: w.id,
                 template_version_id: v.id,
-                template_version_preset_id: null,
                 build_number: i + 1,
                 transition: i === used.length - 1 ? last : "start",
                 initiator_id: owner,
-                job_id: (yield* job(org)).id,
-                provisioner_state: new Uint8Array(0),
-                deadline: null,
-                max_deadline: null,
-                reason: "initiator",
-                daily_cost: 0,
-                has_ai_task: false,
-                has_external_agent: false,
-                parameters: [],
-                orphan: false
-              })
+                job_id: (yield* job(org)).id
+              }))
             }
           })
         // v1 was, v2 is used (stopped); v3's workspace has a failed delete as latest build; v4's was deleted.

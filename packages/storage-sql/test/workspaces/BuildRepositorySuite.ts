@@ -9,6 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   MetricsSnapshotRepo,
   newWorkspace,
+  newWorkspaceBuild,
   PREBUILDS_USER_ID,
   ProvisionerJobRepo,
   type StoredResource,
@@ -94,28 +95,18 @@ export const build = (
   workspaceId: string,
   jobId: string,
   overrides: Partial<WorkspaceBuildRecord> = {}
-): WorkspaceBuildRecord => ({
-  id: randomUUID(),
-  created_at: at(3),
-  updated_at: at(3),
-  workspace_id: workspaceId,
-  template_version_id: w.version,
-  template_version_preset_id: null,
-  build_number: 1,
-  transition: "start",
-  initiator_id: w.user,
-  job_id: jobId,
-  provisioner_state: new Uint8Array(0),
-  deadline: null,
-  max_deadline: null,
-  reason: "initiator",
-  daily_cost: 0,
-  has_ai_task: false,
-  has_external_agent: false,
-  parameters: [],
-  orphan: false,
-  ...overrides
-})
+): WorkspaceBuildRecord =>
+  newWorkspaceBuild({
+    id: randomUUID(),
+    at: at(3),
+    workspace_id: workspaceId,
+    template_version_id: w.version,
+    build_number: 1,
+    transition: "start",
+    initiator_id: w.user,
+    job_id: jobId,
+    ...overrides
+  })
 
 export const agent = (
   resourceId: string,
@@ -196,6 +187,7 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         yield* (yield* WorkspaceRepo).insert(ws)
         // Every byte value, zeros and high bytes included, comes back as it went in.
         const state = new Uint8Array(Array.from({ length: 512 }, (_, i) => (i * 7 + 3) % 256))
+        // Fields away from their defaults, given explicitly, so a column the repository loses shows.
         const first = build(w, ws.id, yield* job(w), {
           provisioner_state: state,
           deadline: at(10),
