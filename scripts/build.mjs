@@ -77,7 +77,9 @@ await build({
   banner: {
     js: "import { createRequire as __cliRequire } from 'node:module'; const require = __cliRequire(import.meta.url);"
   },
-  external: ["bufferutil", "utf-8-validate"]
+  external: ["bufferutil", "utf-8-validate"],
+  // `workbay provisioner start` runs the Docker driver: dockerode as the server bundles it.
+  plugins: serverPlugins
 })
 
 // The agent's executable for this platform (a few seconds; skipped when current). A platform

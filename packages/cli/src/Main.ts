@@ -125,6 +125,28 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   command(prebuilds, "resume", "Resume the reconciliation of prebuilt workspaces.")
     .action((_opts, cmd: Command) => Prebuilds.resume(contextFor(cmd)))
 
+  const provisioner = program.command("provisioner").alias("provisionerd").description(
+    "Run provisioner daemons (docs/provisioner-daemons.md)."
+  )
+  command(provisioner, "start", "Run a provisioner daemon for this host's Docker engine.")
+    .option("--key <key>", "a provisioner key of the organization (WORKBAY_PROVISIONER_DAEMON_KEY)")
+    .option(
+      "-t, --tag <key=value>",
+      "a tag of the daemon; must repeat the key's (WORKBAY_PROVISIONERD_TAGS)",
+      collect,
+      []
+    )
+    .option("--name <name>", "the daemon's name (WORKBAY_PROVISIONER_DAEMON_NAME; default: the host name)")
+    .option("--docker-host <url>", "the Docker engine (DOCKER_HOST; unix:// or tcp://)")
+    .option("--docker-network <name>", "the network of containers whose template names none (default bridge)")
+    .option("--agent-url <url>", "the deployment's URL as agents in this host's containers reach it")
+    .option("--concurrency <n>", "jobs run at once", "1")
+    .action(async (opts, cmd: Command) => {
+      // Loaded on use: the Docker driver and Effect are the only command that needs them.
+      const { provisionerStart } = await import("./commands/Provisioner.js")
+      exitCode = await provisionerStart(contextFor(cmd), opts)
+    })
+
   command(program, "ssh <workspace> [command...]", "SSH into a workspace (<workspace>[.<agent>], [owner/]).")
     .option("--stdio", "join standard input and output to the workspace's SSH server (a ProxyCommand)")
     .passThroughOptions()

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { dockerodeLean } from "../../../scripts/dockerode-lean.mjs"
 
 const entry = fileURLToPath(new URL("../src/bin.ts", import.meta.url))
 
@@ -25,6 +26,8 @@ export const bundleCli = async (): Promise<string> => {
     conditions: ["@workbay/source"],
     logLevel: "warning",
     external: ["bufferutil", "utf-8-validate"],
+    // `workbay provisioner start` runs the Docker driver: dockerode as the server bundles it.
+    plugins: [dockerodeLean],
     banner: {
       js: "import { createRequire as __cliRequire } from 'node:module'; const require = __cliRequire(import.meta.url);"
     }

@@ -1,0 +1,202 @@
+/**
+ * `workbay provisioner start`, as the described system's `coder provisioner start`: a provisioner
+ * daemon for one Docker host. It runs the Docker driver (@workbay/docker, the same code as the
+ * service's in-process `docker` provisioner) against the host's own engine, and takes the jobs of
+ * its organization over the daemon protocol (docs/provisioner-daemons.md), authenticated by a
+ * provisioner key. `--concurrency n` runs n jobs at once (one connection each, named
+ * `<name>`, `<name>-2`, ...). It reconnects after the deployment restarts, and on SIGTERM or
+ * SIGINT takes no further job, lets the running ones finish, and exits.
+ */
+import { isStatus, makeClient, unwrap } from "@workbay/client"
+import {
+  agentInitScript,
+  type DaemonLink,
+  INIT_SCRIPT_PLATFORMS,
+  makeProvisioners,
+  runDaemonSession
+} from "@workbay/core"
+import { dockerClient, makeDockerProvisioner, ping } from "@workbay/docker"
+import { Deferred, Effect, Option, Queue } from "effect"
+import { hostname } from "node:os"
+import WebSocket from "ws"
+import type { Context } from "../Context.js"
+import { CliError, usageError } from "../Errors.js"
+
+export interface ProvisionerStartOptions {
+  readonly key?: string
+  readonly tag: ReadonlyArray<string>
+  readonly name?: string
+  readonly dockerHost?: string
+  readonly dockerNetwork?: string
+  readonly agentUrl?: string
+  readonly concurrency?: string
+}
+
+/** `k=v` tags as the serve route takes them; a tag that is not one is a usage error. */
+const tagsOf = (given: ReadonlyArray<string>): ReadonlyArray<string> =>
+  given.flatMap((t) => t.split(",")).filter((t) => t !== "").map((t) => {
+    if (!/^[^=\s]+=[^=\s]*$/.test(t)) throw usageError(`--tag "${t}" is not key=value.`)
+    return t
+  })
+
+/** The agent executables' SHA-256 by `os-arch`, from the deployment's `/bin` files (their ETag). */
+const agentChecksums = async (url: string): Promise<Map<string, string>> => {
+  const sums = new Map<string, string>()
+  const platforms = Object.entries(INIT_SCRIPT_PLATFORMS).flatMap(([os, arches]) => arches.map((arch) => [os, arch]))
+  await Promise.all(platforms.map(async ([os, arch]) => {
+    const response = await fetch(`${url}/bin/workbay-agent-${os}-${arch}`, { method: "HEAD" }).catch(() => undefined)
+    const etag = response?.ok === true ? response.headers.get("etag") : null
+    if (etag !== null && etag !== undefined) sums.set(`${os}-${arch}`, etag.replace(/^(W\/)?"|"$/g, ""))
+  }))
+  return sums
+}
+
+/** One WebSocket to the serve route as the protocol's link; `opened` settles once it is open (or refused). */
+const connect = (address: string, key: string, version: string) => {
+  const socket = new WebSocket(address, {
+    headers: { "Coder-Provisioner-Daemon-Key": key, "Coder-Build-Version": version },
+    maxPayload: 64 * 1024 * 1024
+  })
+  const messages = Effect.runSync(Queue.unbounded<string>())
+  const closed = Effect.runSync(Deferred.make<{ code: number; reason: string }>())
+  socket.on("message", (data) => Effect.runSync(Queue.offer(messages, data.toString())))
+  socket.on("close", (code, reason) => Effect.runSync(Deferred.succeed(closed, { code, reason: reason.toString() })))
+  socket.on("error", () => {})
+  const opened = new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve())
+    socket.once("unexpected-response", (_req, res) => {
+      let text = ""
+      res.on("data", (d: Buffer) => (text += d.toString()))
+      res.on("end", () => reject(Object.assign(new Error(text), { status: res.statusCode ?? 0 })))
+    })
+    socket.once("error", reject)
+  })
+  const link: DaemonLink = {
+    send: (text) => Effect.sync(() => socket.readyState === WebSocket.OPEN && socket.send(text)),
+    receive: Effect.raceFirst(
+      Queue.take(messages),
+      Effect.flatMap(Deferred.await(closed), (c) => Effect.fail(c))
+    ),
+    close: Effect.async<void>((resume) => {
+      if (socket.readyState === WebSocket.CLOSED) return resume(Effect.void)
+      socket.once("close", () => resume(Effect.void))
+      socket.close(1000)
+    })
+  }
+  return { link, opened, closed: Effect.runPromise(Deferred.await(closed)), socket }
+}
+
+export const provisionerStart = async (ctx: Context, options: ProvisionerStartOptions): Promise<number> => {
+  const url = ctx.url
+  if (url === undefined) throw usageError("Name the deployment with --url (or WORKBAY_URL).")
+  const key = options.key ?? process.env.WORKBAY_PROVISIONER_DAEMON_KEY ?? ""
+  if (key === "") throw usageError("A provisioner key is required: --key (or WORKBAY_PROVISIONER_DAEMON_KEY).")
+  const tags = tagsOf([...options.tag, ...(process.env.WORKBAY_PROVISIONERD_TAGS ?? "").split(",")])
+  const name = options.name ?? process.env.WORKBAY_PROVISIONER_DAEMON_NAME ?? hostname()
+  const concurrency = Number(options.concurrency ?? "1")
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
+    throw usageError("--concurrency is a whole number from 1 to 64.")
+  }
+  const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)
+
+  // The key names its organization (GET /provisionerkeys/{key}, authenticated by the key itself).
+  const anonymous = makeClient({ url })
+  const own = await unwrap(anonymous.GET("/api/v2/provisionerkeys/{provisionerkey}", {
+    params: { path: { provisionerkey: key } },
+    headers: { "Coder-Provisioner-Daemon-Key": key }
+  })).catch((e: unknown) => {
+    if (isStatus(e, 401)) throw new CliError("The provisioner key is not valid on this deployment.")
+    throw e
+  })
+  const docker = dockerClient({ host: options.dockerHost ?? process.env.DOCKER_HOST ?? "" })
+  const engine = await Effect.runPromise(Effect.either(ping(docker)))
+  if (engine._tag === "Left") {
+    throw new CliError(
+      `No Docker engine answers at ${options.dockerHost ?? process.env.DOCKER_HOST ?? "the default socket"}.`
+    )
+  }
+  const provisioners = makeProvisioners([
+    makeDockerProvisioner({
+      docker,
+      ...(options.dockerNetwork === undefined ? {} : { defaultNetwork: options.dockerNetwork }),
+      ...(options.agentUrl === undefined ? {} : { agentUrl: options.agentUrl })
+    })
+  ])
+  const sums = await agentChecksums(url)
+  const initScript = (os: string, arch: string, accessUrl: string) =>
+    agentInitScript({ os, arch, accessUrl, sha256: sums.get(`${os}-${arch}`) })
+
+  const stop = Effect.runSync(Deferred.make<void>())
+  let stopping = false
+  const onSignal = () => {
+    if (stopping) process.exit(130)
+    stopping = true
+    log("stopping: no further job is taken; the running ones finish (again to exit at once)")
+    Effect.runSync(Deferred.succeed(stop, undefined))
+  }
+  process.on("SIGTERM", onSignal)
+  process.on("SIGINT", onSignal)
+
+  const query = new URLSearchParams({ provisioner: "docker", version: "1.1" })
+  for (const t of tags) query.append("tag", t)
+  let fatal: CliError | undefined
+
+  /** One connection, reconnected with a growing pause until the daemon stops. */
+  const connection = async (index: number) => {
+    const own_name = index === 0 ? name : `${name}-${index + 1}`
+    const q = new URLSearchParams(query)
+    q.set("name", own_name)
+    const address = `${
+      url.replace(/^http/, "ws")
+    }/api/v2/organizations/${own.organization}/provisionerdaemons/serve?${q}`
+    let pause = 1_000
+    while (!stopping && fatal === undefined) {
+      const { closed, link, opened } = connect(address, key, `workbay-cli ${engine.right.Version}`)
+      try {
+        await opened
+      } catch (e) {
+        const status = (e as { status?: number }).status
+        if (status === 401 || status === 403 || status === 400 || status === 409) {
+          fatal = new CliError(`The deployment refused the daemon ${own_name} (${status}): ${(e as Error).message}`)
+          break
+        }
+        log(
+          `${own_name}: could not connect (${e instanceof Error ? e.message : String(e)}); again in ${pause / 1000} s`
+        )
+        await new Promise((resolve) => setTimeout(resolve, pause))
+        pause = Math.min(pause * 2, 30_000)
+        continue
+      }
+      const welcome = await Effect.runPromise(runDaemonSession(link, {
+        provisioners,
+        agentInitScript: initScript,
+        log: (line) => Effect.sync(() => log(`${own_name}: ${line}`)),
+        stop: Deferred.await(stop)
+      }))
+      if (Option.isSome(welcome)) pause = 1_000
+      const end = await closed
+      if (end.code === 1001 && end.reason === "provisioner key deleted") {
+        fatal = new CliError("The provisioner key was deleted: the daemon stops.")
+        break
+      }
+      if (stopping) break
+      log(
+        `${own_name}: disconnected (${end.code}${end.reason === "" ? "" : ` ${end.reason}`}); again in ${
+          pause / 1000
+        } s`
+      )
+      await new Promise((resolve) => setTimeout(resolve, pause))
+      pause = Math.min(pause * 2, 30_000)
+    }
+  }
+
+  log(
+    `provisioner daemon ${name}: Docker ${engine.right.Version}, ${concurrency} job(s) at once, organization ${own.organization}, ${url}`
+  )
+  await Promise.all(Array.from({ length: concurrency }, (_, i) => connection(i)))
+  process.off("SIGTERM", onSignal)
+  process.off("SIGINT", onSignal)
+  if (fatal !== undefined) throw fatal
+  log("stopped")
+  return 0
+}

@@ -1,0 +1,160 @@
+/**
+ * `workbay provisioner start` against the real standalone server with its own Docker provisioner
+ * off (`--docker off`): every job of the `docker` starter runs in the daemon process, on this
+ * machine's Docker engine. The import, a workspace's start (its container's agent, downloaded by
+ * the init script the daemon wrote, reaches `ready`) and its stop go through the daemon; the
+ * daemon survives a restart of the server (it reconnects), and on SIGTERM it stops and says so.
+ * A key the deployment does not know is refused with exit code 1.
+ */
+import { dockerClient, LABEL_WORKSPACE_ID } from "@workbay/docker"
+import Docker from "dockerode"
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { cleanUp } from "../../docker/test/support.js"
+import { firstOwnerSession } from "../../server/test/owner.js"
+import { type ServerProcess, startServerProcess } from "../../server/test/process.js"
+import { bundleCli } from "./support.js"
+
+const made = inject("workbayDocker")
+
+/** Runs `check` until it passes, for at most `ms`. */
+const eventually = async (check: () => Promise<void>, ms: number) => {
+  const end = Date.now() + ms
+  for (;;) {
+    try {
+      return await check()
+    } catch (e) {
+      if (Date.now() > end) throw e
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+const STARTER_IMAGE = "ubuntu:24.04"
+
+describe.skipIf(made === null)("workbay provisioner start", () => {
+  const docker = new Docker({ socketPath: process.env.DOCKER_SOCKET ?? "/var/run/docker.sock" })
+  let server: ServerProcess
+  let dir = ""
+  let cli = ""
+  let tagged = false
+  let deploymentId = ""
+  let token = ""
+  let daemon: ChildProcess | undefined
+  let daemonOutput = ""
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${server.url}/api/v2${path}`, {
+      method,
+      headers: { "Service-Session-Token": token, "Content-Type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    const text = await response.text()
+    return { status: response.status, body: text === "" ? undefined : JSON.parse(text) }
+  }
+  const serverArgs = () => ["--data-dir", dir, "--docker", "off"]
+  const serverEnv = () => ({ WORKBAY_AGENT_BINARIES: made!.agentBinaries })
+
+  beforeAll(async () => {
+    try {
+      await docker.getImage(STARTER_IMAGE).inspect()
+    } catch {
+      await docker.getImage(made!.perlImage).tag({ repo: "ubuntu", tag: "24.04" })
+      tagged = true
+    }
+    dir = mkdtempSync(join(tmpdir(), "workbay-provisioner-start-"))
+    ;[server, cli] = await Promise.all([startServerProcess(serverArgs(), serverEnv()), bundleCli()])
+    deploymentId = ((await (await fetch(`${server.url}/api/v2/buildinfo`)).json()) as { deployment_id: string })
+      .deployment_id
+    token = await firstOwnerSession(server.url)
+  })
+  afterAll(async () => {
+    if (daemon !== undefined && daemon.exitCode === null) daemon.kill("SIGKILL")
+    await server?.stop()
+    if (deploymentId !== "") await cleanUp(dockerClient(), deploymentId)
+    if (tagged) await docker.getImage(STARTER_IMAGE).remove({ noprune: true }).catch(() => undefined)
+    if (dir !== "") rmSync(dir, { recursive: true, force: true })
+  })
+
+  const startDaemon = (key: string) => {
+    const child = spawn(
+      process.execPath,
+      [cli, "provisioner", "start", "--url", server.url, "--key", key, "--name", "host-1", "--docker-network", "host"],
+      { env: { ...process.env, HOME: dir }, stdio: ["ignore", "pipe", "pipe"] }
+    )
+    child.stdout!.on("data", (d) => (daemonOutput += d))
+    child.stderr!.on("data", (d) => (daemonOutput += d))
+    return child
+  }
+  const exited = (child: ChildProcess) =>
+    new Promise<number | null>((resolve) =>
+      child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))
+    )
+  const jobStatus = async (path: string) =>
+    (await api("GET", path)).body.job?.status ?? (await api("GET", path)).body.latest_build?.status
+
+  it("refuses a key the deployment does not know", async () => {
+    const child = startDaemon("x".repeat(43))
+    expect(await exited(child)).toBe(1)
+    expect(daemonOutput).toContain("The provisioner key is not valid on this deployment.")
+    daemonOutput = ""
+  })
+
+  it("runs the docker starter's import, start and stop, reconnects after a restart, and stops on SIGTERM", async () => {
+    // The server runs no docker job itself: only the daemon can take them.
+    expect(server.stdout()).toContain("Docker provisioner off (--docker off).")
+    const key = (await api("POST", "/organizations/default/provisionerkeys", { name: "host-1" })).body.key as string
+    daemon = startDaemon(key)
+    await eventually(async () => {
+      const daemons = (await api("GET", "/organizations/default/provisionerdaemons")).body as Array<any>
+      expect(daemons.find((d) => d.name === "host-1")).toMatchObject({ provisioners: ["docker"], key_name: "host-1" })
+    }, 30_000)
+
+    const version = (await api("POST", "/organizations/default/templateversions", {
+      storage_method: "file",
+      example_id: "docker",
+      provisioner: "docker"
+    })).body
+    await eventually(async () => expect(await jobStatus(`/templateversions/${version.id}`)).toBe("succeeded"), 60_000)
+    const template = (await api("POST", "/organizations/default/templates", {
+      name: "docker",
+      template_version_id: version.id
+    })).body
+    const workspace = (await api("POST", "/organizations/default/members/me/workspaces", {
+      name: "box",
+      template_id: template.id
+    })).body
+    await eventually(async () => {
+      const status = await jobStatus(`/workspaces/${workspace.id}`)
+      if (status === "failed") throw new Error(`the build failed:\n${daemonOutput}\n${server.stderr()}`)
+      expect(status).toBe("running")
+    }, 120_000)
+    const built = (await api("GET", `/workspaces/${workspace.id}`)).body
+    const agentId = built.latest_build.resources.flatMap((r: any) => r.agents ?? [])[0].id as string
+    await eventually(
+      async () => expect((await api("GET", `/workspaceagents/${agentId}`)).body.lifecycle_state).toBe("ready"),
+      120_000
+    )
+    // The container was made by the daemon, on this engine, labelled with the build's metadata.
+    const containers = await docker.listContainers({
+      filters: { label: [`${LABEL_WORKSPACE_ID}=${workspace.id}`] }
+    })
+    expect(containers).toHaveLength(1)
+    expect(daemonOutput).toMatch(/host-1: job \S+: workspace_build \(docker\) taken/)
+
+    // The server restarts on the same data: the daemon reconnects and takes the stop.
+    await server.stop()
+    server = await startServerProcess(serverArgs(), serverEnv(), server.port)
+    const stop = (await api("POST", `/workspaces/${workspace.id}/builds`, { transition: "stop" })).body
+    await eventually(async () => expect(await jobStatus(`/workspacebuilds/${stop.id}`)).toBe("succeeded"), 120_000)
+    expect(await docker.listContainers({ filters: { label: [`${LABEL_WORKSPACE_ID}=${workspace.id}`] } })).toHaveLength(
+      0
+    )
+
+    daemon.kill("SIGTERM")
+    expect(await exited(daemon)).toBe(0)
+    expect(daemonOutput).toContain("stopped")
+  })
+})
