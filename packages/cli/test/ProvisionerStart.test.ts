@@ -32,14 +32,12 @@ const eventually = async (check: () => Promise<void>, ms: number) => {
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
 }
-const STARTER_IMAGE = "ubuntu:24.04"
 
 describe.skipIf(made === null)("workbay provisioner start", () => {
   const docker = new Docker({ socketPath: process.env.DOCKER_SOCKET ?? "/var/run/docker.sock" })
   let server: ServerProcess
   let dir = ""
   let cli = ""
-  let tagged = false
   let deploymentId = ""
   let token = ""
   let daemon: ChildProcess | undefined
@@ -58,12 +56,6 @@ describe.skipIf(made === null)("workbay provisioner start", () => {
   const serverEnv = () => ({ WORKBAY_AGENT_BINARIES: made!.agentBinaries })
 
   beforeAll(async () => {
-    try {
-      await docker.getImage(STARTER_IMAGE).inspect()
-    } catch {
-      await docker.getImage(made!.perlImage).tag({ repo: "ubuntu", tag: "24.04" })
-      tagged = true
-    }
     dir = mkdtempSync(join(tmpdir(), "workbay-provisioner-start-"))
     ;[server, cli] = await Promise.all([startServerProcess(serverArgs(), serverEnv()), bundleCli()])
     deploymentId = ((await (await fetch(`${server.url}/api/v2/buildinfo`)).json()) as { deployment_id: string })
@@ -74,7 +66,6 @@ describe.skipIf(made === null)("workbay provisioner start", () => {
     if (daemon !== undefined && daemon.exitCode === null) daemon.kill("SIGKILL")
     await server?.stop()
     if (deploymentId !== "") await cleanUp(dockerClient(), deploymentId)
-    if (tagged) await docker.getImage(STARTER_IMAGE).remove({ noprune: true }).catch(() => undefined)
     if (dir !== "") rmSync(dir, { recursive: true, force: true })
   })
 

@@ -16,6 +16,7 @@ import type { TestProject } from "vitest/node"
 import { buildAgentBinaries } from "../../../scripts/agent-binaries.mjs"
 import { nodeLessImage } from "../../agent/test/DockerImage.js"
 import { dockerClient } from "../src/Client.js"
+import { starterImage } from "./support.js"
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -56,6 +57,9 @@ export default async function setup(project: TestProject) {
     nodeLessImage(docker, "wget"),
     nodeLessImage(docker, "perl")
   ])
+  // The `docker` starter's `ubuntu:24.04`, for every test that imports the starter: tagged once
+  // for the run (tests in several workers use it at once), untagged at its end.
+  const untag = await starterImage(docker, perlImage)
   project.provide("workbayDocker", { image, perlImage, agentBinaries: BIN_DIR })
-  return undefined
+  return untag
 }

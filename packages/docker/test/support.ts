@@ -23,6 +23,24 @@ export const templateArchive = async (yaml: string): Promise<Uint8Array> => {
 /** A deployment id of this test file's own: the label every container and volume it makes carries. */
 export const testDeployment = () => randomUUID()
 
+/** The `docker` starter's image: no registry is reachable here, so the run's image stands in. */
+export const STARTER_IMAGE = "ubuntu:24.04"
+
+/**
+ * Makes the starter's image `ubuntu:24.04` exist on `docker`: `image` (the run's) under that tag
+ * when the engine has none. Answers how to undo it (untag only what was tagged here). The tests'
+ * global set-up does it once per run (globalSetup.ts).
+ */
+export const starterImage = async (docker: Docker, image: string): Promise<() => Promise<void>> => {
+  try {
+    await docker.getImage(STARTER_IMAGE).inspect()
+    return async () => {}
+  } catch {
+    await docker.getImage(image).tag({ repo: "ubuntu", tag: "24.04" })
+    return () => docker.getImage(STARTER_IMAGE).remove({ noprune: true }).then(() => {}, () => {})
+  }
+}
+
 /** Removes the containers and volumes labelled with `deploymentId`, and nothing else. */
 export const cleanUp = async (docker: Docker, deploymentId: string) => {
   const filters = JSON.stringify({ label: [`${LABEL_DEPLOYMENT}=${deploymentId}`] })

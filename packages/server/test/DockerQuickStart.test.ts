@@ -11,12 +11,11 @@
  * Two facts of this machine, set outside the README's commands: containers share the host's
  * network (`WORKBAY_DOCKER_NETWORK=host`, which the README names), and no registry is reachable,
  * so the starter's image `ubuntu:24.04` is this run's image without Node, curl or wget (only
- * perl, as Ubuntu's) under that tag, made here when the daemon has no such image and untagged at
- * the end. The executables come from the run's build (`--agent-binaries`). Everything the
+ * perl, as Ubuntu's) under that tag, made by the tests' global set-up when the daemon has no such
+ * image and untagged at the run's end. The executables come from the run's build (`--agent-binaries`). Everything the
  * server made carries its deployment id and is removed at the end; nothing else is touched.
  */
 import { dockerClient } from "@workbay/docker"
-import Docker from "dockerode"
 import { execFile } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -24,28 +23,19 @@ import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { bundleCli } from "../../cli/test/support.js"
-import { cleanUp } from "../../docker/test/support.js"
+import { cleanUp, STARTER_IMAGE } from "../../docker/test/support.js"
 import { readmeBlock } from "../../http/test/readme.js"
 import { firstOwnerSession } from "./owner.js"
 import { type ServerProcess, startServerProcess } from "./process.js"
 
 const made = inject("workbayDocker")
-const STARTER_IMAGE = "ubuntu:24.04"
 
 describe.skipIf(made === null)("README: workspaces on Docker", () => {
-  const docker = new Docker({ socketPath: process.env.DOCKER_SOCKET ?? "/var/run/docker.sock" })
   let server: ServerProcess
   let dir: string
-  let tagged = false
   let deploymentId = ""
 
   beforeAll(async () => {
-    try {
-      await docker.getImage(STARTER_IMAGE).inspect()
-    } catch {
-      await docker.getImage(made!.perlImage).tag({ repo: "ubuntu", tag: "24.04" })
-      tagged = true
-    }
     dir = mkdtempSync(join(tmpdir(), "workbay-docker-quickstart-"))
     server = await startServerProcess(
       ["--data-dir", dir, "--provisioner-daemons", "1"],
@@ -57,7 +47,6 @@ describe.skipIf(made === null)("README: workspaces on Docker", () => {
   afterAll(async () => {
     await server?.stop()
     if (deploymentId !== "") await cleanUp(dockerClient(), deploymentId)
-    if (tagged) await docker.getImage(STARTER_IMAGE).remove({ noprune: true }).catch(() => undefined)
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
   })
 
