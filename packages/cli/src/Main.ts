@@ -138,6 +138,7 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     )
     .option("--name <name>", "the daemon's name (WORKBAY_PROVISIONER_DAEMON_NAME; default: the host name)")
     .option("--docker-host <url>", "the Docker engine (DOCKER_HOST; unix:// or tcp://)")
+    .option("--docker-cert-path <dir>", "ca.pem, cert.pem and key.pem for a tcp:// engine over TLS (DOCKER_CERT_PATH)")
     .option("--docker-network <name>", "the network of containers whose template names none (default bridge)")
     .option("--agent-url <url>", "the deployment's URL as agents in this host's containers reach it")
     .option("--concurrency <n>", "jobs run at once", "1")

@@ -5,8 +5,10 @@
  */
 import Docker from "dockerode"
 import { Data, Duration, Effect } from "effect"
+import { readFileSync } from "node:fs"
 import { Agent as HttpAgent, type AgentOptions, type ClientRequest, type IncomingMessage } from "node:http"
 import { Agent as HttpsAgent } from "node:https"
+import { join } from "node:path"
 
 /** A call the daemon refused or never answered: `message` is the daemon's (or the connection's) own words. */
 export class DockerError extends Data.TaggedError("DockerError")<{
@@ -21,6 +23,12 @@ export class DockerError extends Data.TaggedError("DockerError")<{
 export interface DockerConnection {
   /** A `DOCKER_HOST`-style address; empty or absent for the environment's or the default socket. */
   readonly host?: string | undefined
+  /**
+   * A folder holding `ca.pem`, `cert.pem` and `key.pem`, as Docker's `DOCKER_CERT_PATH`: a tcp://
+   * daemon is then reached over TLS (port 2376 by default), its certificate checked against
+   * `ca.pem` and this client's certificate presented, as a daemon started with `--tlsverify` asks.
+   */
+  readonly certPath?: string | undefined
 }
 
 /**
@@ -33,6 +41,20 @@ export const dockerClient = (connection: DockerConnection = {}): Docker => {
   if (host.startsWith("unix://")) return refuseRedirects(new Docker({ socketPath: host.slice("unix://".length) }))
   if (host.startsWith("/")) return refuseRedirects(new Docker({ socketPath: host }))
   const url = new URL(host.replace(/^tcp:/, "http:"))
+  const certPath = connection.certPath ?? ""
+  if (certPath !== "") {
+    const read = (file: string) => readFileSync(join(certPath, file))
+    return refuseRedirects(
+      new Docker({
+        host: url.hostname,
+        port: Number(url.port || 2376),
+        protocol: "https",
+        ca: read("ca.pem"),
+        cert: read("cert.pem"),
+        key: read("key.pem")
+      })
+    )
+  }
   return refuseRedirects(new Docker({ host: url.hostname, port: Number(url.port || 2375), protocol: "http" }))
 }
 

@@ -27,6 +27,7 @@ export interface ProvisionerStartOptions {
   readonly tag: ReadonlyArray<string>
   readonly name?: string
   readonly dockerHost?: string
+  readonly dockerCertPath?: string
   readonly dockerNetwork?: string
   readonly agentUrl?: string
   readonly concurrency?: string
@@ -108,7 +109,10 @@ export const provisionerStart = async (ctx: Context, options: ProvisionerStartOp
     if (isStatus(e, 401)) throw new CliError("The provisioner key is not valid on this deployment.")
     throw e
   })
-  const docker = dockerClient({ host: options.dockerHost ?? process.env.DOCKER_HOST ?? "" })
+  const docker = dockerClient({
+    host: options.dockerHost ?? process.env.DOCKER_HOST ?? "",
+    certPath: options.dockerCertPath ?? process.env.DOCKER_CERT_PATH ?? ""
+  })
   const engine = await Effect.runPromise(Effect.either(ping(docker)))
   if (engine._tag === "Left") {
     throw new CliError(
