@@ -4,7 +4,7 @@
  * machine's Docker engine. The import, a workspace's start (its container's agent, downloaded by
  * the init script the daemon wrote, reaches `ready`) and its stop go through the daemon; the
  * daemon survives a restart of the server (it reconnects), and on SIGTERM it stops and says so.
- * A key the deployment does not know is refused with exit code 1.
+ * A key the deployment does not know is refused with exit code 1, and a deleted key ends it so.
  */
 import { dockerClient, LABEL_WORKSPACE_ID } from "@workbay/docker"
 import Docker from "dockerode"
@@ -147,5 +147,18 @@ describe.skipIf(made === null)("workbay provisioner start", () => {
     daemon.kill("SIGTERM")
     expect(await exited(daemon)).toBe(0)
     expect(daemonOutput).toContain("stopped")
+  })
+
+  it("stops with exit code 1 once its key is deleted", async () => {
+    const key = (await api("POST", "/organizations/default/provisionerkeys", { name: "revoked" })).body.key as string
+    daemonOutput = ""
+    const child = startDaemon(key)
+    await eventually(async () => {
+      const daemons = (await api("GET", "/organizations/default/provisionerdaemons")).body as Array<any>
+      expect(daemons.find((d) => d.key_name === "revoked")?.status).toBe("idle")
+    }, 30_000)
+    expect((await api("DELETE", "/organizations/default/provisionerkeys/revoked")).status).toBe(204)
+    expect(await exited(child)).toBe(1)
+    expect(daemonOutput).toContain("The provisioner key was deleted: the daemon stops.")
   })
 })
