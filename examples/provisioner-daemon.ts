@@ -64,6 +64,8 @@ interface Script {
   readonly logs?: ReadonlyArray<string>
   /** Parameters the import answers. */
   readonly parameters?: ReadonlyArray<Record<string, unknown>>
+  /** The workspace's daily cost: a start commits it with the service (`commit_quota`) before making anything. */
+  readonly daily_cost?: number
 }
 
 export const startDaemon = (options: DaemonOptions): Daemon => {
@@ -82,6 +84,7 @@ export const startDaemon = (options: DaemonOptions): Daemon => {
   const send = (message: object) => socket.readyState === WebSocket.OPEN && socket.send(JSON.stringify(message))
   const done = new Map<string, any>()
   const tokens = new Map<string, (token: string) => void>()
+  const quotas = new Map<string, (answer: any) => void>()
   let welcomed: (w: any) => void = () => {}
   let heartbeat: NodeJS.Timeout | undefined
   const welcome = new Promise<any>((resolve, reject) => {
@@ -129,6 +132,15 @@ export const startDaemon = (options: DaemonOptions): Daemon => {
       if (build.transition === "delete") {
         return send({ type: "complete", job_id: job.job_id, result: { resources: [] } })
       }
+      const cost = script.daily_cost ?? 0
+      if (build.transition === "start" && cost > 0) {
+        // Checked against the owner's quota before anything is made, as a real daemon must.
+        const quota = await new Promise<any>((resolve) => {
+          quotas.set(job.job_id, resolve)
+          send({ type: "commit_quota", job_id: job.job_id, daily_cost: cost })
+        })
+        if (quota.ok !== true) return send({ type: "fail", job_id: job.job_id, error: quota.message })
+      }
       const token = await new Promise<string>((resolve) => {
         tokens.set(`${job.job_id}/main`, resolve)
         send({ type: "agent_token", job_id: job.job_id, name: "main" })
@@ -140,6 +152,7 @@ export const startDaemon = (options: DaemonOptions): Daemon => {
           resources: [{
             name: "box",
             type: "script_machine",
+            daily_cost: cost,
             metadata: [{ key: "owner", value: build.workspace.owner }, {
               key: "token_length",
               value: String(token.length)
@@ -172,6 +185,9 @@ export const startDaemon = (options: DaemonOptions): Daemon => {
         return
       case "agent_token":
         tokens.get(`${message.job_id}/${message.name}`)?.(message.token)
+        return
+      case "quota":
+        quotas.get(message.job_id)?.(message)
         return
       case "cancel":
         // Stop the job's work; the server finishes it as canceled and answers job_done.

@@ -183,6 +183,36 @@ describe("example provisioner daemon", () => {
     d.stop()
   })
 
+  it("a start over its owner's quota is refused before the daemon makes anything (commit_quota)", async () => {
+    const d = await daemon("script-quota")
+    const version = await importVersion({ daily_cost: 5 })
+    expect((await versionDone(version.id)).body.job.status).toBe("succeeded")
+    const template = await api("POST", `/organizations/${orgId}/templates`, {
+      name: "costly",
+      template_version_id: version.id
+    })
+    // The Everyone group (its id is the organization's) allows 3 credits a day: quotas are on.
+    expect((await api("PATCH", `/groups/${orgId}`, { quota_allowance: 3 })).status).toBe(200)
+    try {
+      const ws = await api("POST", `/organizations/${orgId}/members/me/workspaces`, {
+        name: "costly-box",
+        template_id: template.body.id
+      })
+      const build = await until(
+        () => api("GET", `/workspacebuilds/${ws.body.latest_build.id}`),
+        (r) => ["succeeded", "failed"].includes(r.body.job.status),
+        "the build"
+      )
+      expect(build.body.job.status).toBe("failed")
+      expect(build.body.job.error).toMatch(/quota/i)
+      // Nothing was made: the daemon never asked for the agent's token.
+      expect(build.body.resources).toEqual([])
+    } finally {
+      expect((await api("PATCH", `/groups/${orgId}`, { quota_allowance: 0 })).status).toBe(200)
+    }
+    d.stop()
+  })
+
   it("a job the daemon fails is failed with its message", async () => {
     const d = await daemon("script-2")
     const version = await importVersion({ fail: "the script exited with status 3" })

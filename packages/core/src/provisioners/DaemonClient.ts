@@ -17,6 +17,7 @@ import {
   type ProvisionerFailure,
   type ProvisionerLog,
   type ProvisionerRegistry,
+  QuotaExceeded,
   workspaceTransitions
 } from "./Provisioner.js"
 
@@ -104,6 +105,12 @@ const ServerMessage = Schema.Union(
   }),
   Schema.Struct({ type: Schema.Literal("cancel"), job_id: Schema.String }),
   Schema.Struct({
+    type: Schema.Literal("quota"),
+    job_id: Schema.String,
+    ok: Schema.Boolean,
+    message: Schema.optional(Schema.String)
+  }),
+  Schema.Struct({
     type: Schema.Literal("job_done"),
     job_id: Schema.String,
     status: Schema.String,
@@ -127,10 +134,11 @@ const buildWire = (result: BuildResult) => ({
   has_external_agent: result.has_external_agent
 })
 
-/** A running job: its fiber and the agent tokens asked for it. */
+/** A running job: its fiber, the agent tokens asked for it, and its quota commit waiting for an answer. */
 interface Running {
   readonly id: string
   readonly tokens: Map<string, Deferred.Deferred<string>>
+  quota?: Deferred.Deferred<void, QuotaExceeded>
   fiber?: Fiber.RuntimeFiber<void>
 }
 
@@ -223,6 +231,14 @@ export const runDaemonSession = (
               yield* send({ type: "agent_token", job_id: job.job_id, name })
               return yield* Deferred.await(token)
             })
+          // The planned cost goes to the service, which checks it against the owner's quota (`commit_quota`).
+          const commitQuota = (dailyCost: number) =>
+            Effect.gen(function*() {
+              const answer = yield* Deferred.make<void, QuotaExceeded>()
+              current.quota = answer
+              yield* send({ type: "commit_quota", job_id: job.job_id, daily_cost: Math.max(0, Math.round(dailyCost)) })
+              return yield* Deferred.await(answer)
+            })
           const input: BuildInput = {
             archive: fromBase64(given.archive),
             content_type: given.content_type,
@@ -234,6 +250,7 @@ export const runDaemonSession = (
             ...(given.task === undefined ? {} : { task: given.task }),
             ...(given.metadata === undefined ? {} : { metadata: given.metadata }),
             agentToken,
+            commitQuota,
             onLog,
             agentInitScript: options.agentInitScript
           }
@@ -263,6 +280,15 @@ export const runDaemonSession = (
           case "agent_token": {
             const token = running?.id === message.job_id ? running.tokens.get(message.name) : undefined
             if (token !== undefined) yield* Deferred.succeed(token, message.token)
+            break
+          }
+          case "quota": {
+            const waiting = running?.id === message.job_id ? running.quota : undefined
+            if (waiting !== undefined) {
+              yield* message.ok
+                ? Deferred.succeed(waiting, undefined)
+                : Deferred.fail(waiting, new QuotaExceeded({ message: message.message ?? "The quota is exceeded." }))
+            }
             break
           }
           case "cancel": {

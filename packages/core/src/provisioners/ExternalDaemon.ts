@@ -294,6 +294,12 @@ export const DaemonMessage = Schema.Union(
   Schema.Struct({ type: Schema.Literal("heartbeat"), job_id: opt(JobId) }),
   Schema.Struct({ type: Schema.Literal("log"), job_id: JobId, logs: Schema.Array(LogLine).pipe(Schema.maxItems(500)) }),
   Schema.Struct({ type: Schema.Literal("agent_token"), job_id: JobId, name: Str(64) }),
+  /** A build's planned daily cost, checked against its owner's quota before the daemon makes anything (1.1). */
+  Schema.Struct({
+    type: Schema.Literal("commit_quota"),
+    job_id: JobId,
+    daily_cost: Schema.Int.pipe(Schema.between(0, 1_000_000_000))
+  }),
   Schema.Struct({ type: Schema.Literal("complete"), job_id: JobId, result: def(Schema.Unknown, () => ({})) }),
   Schema.Struct({
     type: Schema.Literal("fail"),
@@ -513,6 +519,22 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
             const at = new Date(yield* Effect.clockWith((c) => c.currentTimeMillis))
             if (onLog !== undefined) yield* Effect.forEach(logsOf(message.logs, at), onLog, { discard: true })
             return yield* Queue.offer(h.value.beats, undefined)
+          }
+          case "commit_quota": {
+            const h = holding(message.job_id)
+            if (Option.isNone(h) || h.value.call === undefined) return yield* notHeld(message.job_id)
+            if (h.value.call.kind !== "build") {
+              return yield* sendError("not_build", "Quotas are committed for workspace builds only.", message.job_id)
+            }
+            const commit = (h.value.call.input as BuildInput).commitQuota
+            const committed = commit === undefined ? Either.right(undefined) : yield* Effect.either(
+              commit(message.daily_cost)
+            )
+            return yield* send(
+              Either.isRight(committed)
+                ? { type: "quota", job_id: h.value.job.id, ok: true }
+                : { type: "quota", job_id: h.value.job.id, ok: false, message: committed.left.message }
+            )
           }
           case "agent_token": {
             const h = holding(message.job_id)

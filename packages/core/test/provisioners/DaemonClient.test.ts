@@ -1,8 +1,8 @@
 /**
  * The daemon's side of the provisioner daemon protocol, driven message by message as the service
  * speaks it (docs/provisioner-daemons.md): a build asks for its agent's token and answers its
- * result with the build's metadata passed through, a failure keeps its code and variables, a
- * cancel interrupts the job, and a stop lets the running job end before the link closes.
+ * result with the build's metadata passed through, its planned cost waits for the service's
+ * quota answer, a failure keeps its code and variables, a cancel interrupts the job, and a stop lets the running job end before the link closes.
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
@@ -166,6 +166,30 @@ describe("runDaemonSession", () => {
       yield* heard("acquire")
       yield* say({ ...buildJob, provisioner: "kubernetes" })
       expect((yield* heard("fail")).error).toBe("This provisioner daemon runs no provisioner of type \"kubernetes\".")
+      yield* Fiber.interrupt(session)
+    }))
+
+  it.effect("commits the planned cost with the service before going on, and fails on its refusal", () =>
+    Effect.gen(function*() {
+      const { heard, link, say } = yield* makeLink
+      const provisioner = fake((input) =>
+        Effect.gen(function*() {
+          yield* input.commitQuota!(7)
+          yield* input.commitQuota!(9)
+          return yield* Effect.die("not reached: the second commit is refused")
+        }).pipe(
+          Effect.catchTag("QuotaExceeded", (e) => Effect.fail(new ProvisionerFailure({ message: e.message, logs: [] })))
+        )
+      )
+      const session = yield* Effect.fork(runDaemonSession(link, { provisioners: makeProvisioners([provisioner]) }))
+      yield* say(welcome)
+      yield* heard("acquire")
+      yield* say(buildJob)
+      expect(yield* heard("commit_quota")).toEqual({ type: "commit_quota", job_id: JOB, daily_cost: 7 })
+      yield* say({ type: "quota", job_id: JOB, ok: true })
+      expect(yield* heard("commit_quota")).toEqual({ type: "commit_quota", job_id: JOB, daily_cost: 9 })
+      yield* say({ type: "quota", job_id: JOB, ok: false, message: "Insufficient quota." })
+      expect(yield* heard("fail")).toEqual({ type: "fail", job_id: JOB, error: "Insufficient quota." })
       yield* Fiber.interrupt(session)
     }))
 
