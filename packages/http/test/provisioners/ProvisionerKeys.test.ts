@@ -232,6 +232,33 @@ describe("the serve route", () => {
     }
   })
 
+  it("closes with 4400 on a quota commit whose cost is not a whole number from 0 to 10^9", async () => {
+    const { key } = await newKey()
+    for (const cost of [-1, 1.5, 1e30, "5", null]) {
+      const ws = await connect(serveUrl(), { [KEY_HEADER]: key })
+      await eventually(() => ws.messages.length > 0)
+      ws.socket.send(JSON.stringify({ type: "commit_quota", job_id: UNKNOWN_ID, daily_cost: cost }))
+      const closed = await ws.closed
+      expect(closed.code).toBe(4400)
+      expect(closed.reason).toContain("daily_cost")
+    }
+  })
+
+  it("refuses a quota commit about a job the daemon does not hold", async () => {
+    const { key } = await newKey()
+    const ws = await connect(serveUrl("provisioner=nobody-queues-this"), { [KEY_HEADER]: key })
+    await eventually(() => ws.messages.length > 0)
+    ws.socket.send(JSON.stringify({ type: "commit_quota", job_id: UNKNOWN_ID, daily_cost: 5 }))
+    await eventually(() => ws.messages.length >= 2)
+    expect(JSON.parse(ws.messages[1]!)).toEqual({
+      type: "error",
+      code: "not_held",
+      message: `This daemon does not hold job ${UNKNOWN_ID}.`,
+      job_id: UNKNOWN_ID
+    })
+    ws.socket.close()
+  })
+
   it("refuses messages about a job the daemon does not hold, and a second acquire", async () => {
     const { key } = await newKey()
     const ws = await connect(serveUrl("provisioner=nobody-queues-this"), { [KEY_HEADER]: key })
