@@ -19,3 +19,9 @@ export interface Page {
 export class Transactions extends Context.Tag("@workbay/core/Transactions")<Transactions, {
   readonly atomic: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }>() {}
+
+/**
+ * What a stored record's one constructor takes (`newWorkspace`, `newTemplate`, ...): the fields
+ * that have no default, when it is made (`at`), and any of the other fields over their defaults.
+ */
+export type NewRecord<R, Given extends keyof R> = Pick<R, Given> & { readonly at: Date } & Partial<Omit<R, Given>>

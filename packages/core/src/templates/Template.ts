@@ -5,7 +5,7 @@
 import { Context, Effect, Option } from "effect"
 import { isUuid } from "../Ids.js"
 import { type Action, type AuthzObject, objectAcl } from "../Rbac.js"
-import type { UniqueViolation } from "../Repositories.js"
+import type { NewRecord, UniqueViolation } from "../Repositories.js"
 import { ALL_DAYS } from "../Schedule.js"
 
 /** Roles a template's access list grants: `admin` (everything on the template) and `use` (read, create workspaces). */
@@ -51,12 +51,10 @@ export interface TemplateRecord {
 }
 
 /** What a new template is made of; every other field may be given or takes its default. */
-export type NewTemplate =
-  & Pick<TemplateRecord, "id" | "organization_id" | "name" | "provisioner" | "active_version_id" | "created_by">
-  & { readonly at: Date }
-  & Partial<
-    Omit<TemplateRecord, "id" | "organization_id" | "name" | "provisioner" | "active_version_id" | "created_by">
-  >
+export type NewTemplate = NewRecord<
+  TemplateRecord,
+  "id" | "organization_id" | "name" | "provisioner" | "active_version_id" | "created_by"
+>
 
 /**
  * A new template's stored record: the one constructor every writer uses (the service and the test

@@ -17,7 +17,7 @@ import type {
 } from "../provisioners/Provisioner.js"
 import type { ProvisionerTags } from "../provisioners/ProvisionerJob.js"
 import type { AuthzObject } from "../Rbac.js"
-import type { UniqueViolation } from "../Repositories.js"
+import type { NewRecord, UniqueViolation } from "../Repositories.js"
 import { templateObject, type TemplateRecord } from "./Template.js"
 
 export interface ImportedApp extends AgentApp {
@@ -82,15 +82,10 @@ export interface TemplateVersionRecord {
  * What a new template version is made of: its organization, name, import job, author, file and
  * provisioner; every other field may be given or takes its default.
  */
-export type NewTemplateVersion =
-  & Pick<
-    TemplateVersionRecord,
-    "id" | "organization_id" | "name" | "job_id" | "created_by" | "file_id" | "provisioner"
-  >
-  & { readonly at: Date }
-  & Partial<
-    Omit<TemplateVersionRecord, "id" | "organization_id" | "name" | "job_id" | "created_by" | "file_id" | "provisioner">
-  >
+export type NewTemplateVersion = NewRecord<
+  TemplateVersionRecord,
+  "id" | "organization_id" | "name" | "job_id" | "created_by" | "file_id" | "provisioner"
+>
 
 /**
  * A new template version's stored record: the one constructor every writer uses (the versions

@@ -5,7 +5,7 @@
 import { Context, Effect, Option, Schema } from "effect"
 import { isUuid } from "../Ids.js"
 import { type Action, type AuthzObject, objectAcl } from "../Rbac.js"
-import type { UniqueViolation } from "../Repositories.js"
+import type { NewRecord, UniqueViolation } from "../Repositories.js"
 import { Settings } from "../Settings.js"
 import type { AppStatusRecord, WorkspaceStatus } from "./WorkspaceBuild.js"
 
@@ -63,10 +63,7 @@ export interface WorkspaceRecord {
 }
 
 /** What a new workspace is made of: who, where and its name; every other field may be given or takes its default. */
-export type NewWorkspace =
-  & Pick<WorkspaceRecord, "id" | "owner_id" | "organization_id" | "template_id" | "name">
-  & { readonly at: Date }
-  & Partial<Omit<WorkspaceRecord, "id" | "owner_id" | "organization_id" | "template_id" | "name">>
+export type NewWorkspace = NewRecord<WorkspaceRecord, "id" | "owner_id" | "organization_id" | "template_id" | "name">
 
 /**
  * A new workspace's stored record: the one constructor every writer uses (the service, prebuilds,

@@ -14,7 +14,7 @@ import type {
   WorkspaceTransition
 } from "../provisioners/Provisioner.js"
 import type { ProvisionerJobStatus } from "../provisioners/ProvisionerJob.js"
-import type { UniqueViolation } from "../Repositories.js"
+import type { NewRecord, UniqueViolation } from "../Repositories.js"
 import type { AppStatusState } from "../templates/TemplateVersionWire.js"
 
 /** A status an agent reported for one of its apps; the fields are those of the wire record. */
@@ -80,18 +80,10 @@ export interface WorkspaceBuildRecord {
  * What a new build is made of: its workspace, version, number, transition, initiator and job;
  * every other field may be given or takes its default.
  */
-export type NewWorkspaceBuild =
-  & Pick<
-    WorkspaceBuildRecord,
-    "id" | "workspace_id" | "template_version_id" | "build_number" | "transition" | "initiator_id" | "job_id"
-  >
-  & { readonly at: Date }
-  & Partial<
-    Omit<
-      WorkspaceBuildRecord,
-      "id" | "workspace_id" | "template_version_id" | "build_number" | "transition" | "initiator_id" | "job_id"
-    >
-  >
+export type NewWorkspaceBuild = NewRecord<
+  WorkspaceBuildRecord,
+  "id" | "workspace_id" | "template_version_id" | "build_number" | "transition" | "initiator_id" | "job_id"
+>
 
 /**
  * A new build's stored record: the one constructor every writer uses (the builds service and the
