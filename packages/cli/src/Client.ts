@@ -31,7 +31,8 @@ export const normalizeUrl = (input: string): string => {
   return `${url.origin}${path}`
 }
 
-type Query = Record<string, string | number | boolean | undefined>
+/** Query parameters; a list repeats its parameter (`tag=a&tag=b`). */
+type Query = Record<string, string | number | boolean | ReadonlyArray<string> | undefined>
 
 /** The CliError of a request that did not reach the deployment (the cause's message when it has one). */
 const unreachable = (url: string, e: unknown): CliError => {
@@ -64,20 +65,24 @@ export class Client {
   /** The absolute URL of `path` (under /api/v2) with `query`. */
   urlOf(path: string, query: Query = {}, protocol: "http" | "ws" = "http"): string {
     const u = new URL(`${this.api}${path}`)
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) u.searchParams.set(k, String(v))
+    for (const [k, v] of Object.entries(query)) {
+      if (Array.isArray(v)) { for (const one of v) u.searchParams.append(k, one) }
+      else if (v !== undefined) u.searchParams.set(k, String(v))
+    }
     if (protocol === "ws") u.protocol = u.protocol === "https:" ? "wss:" : "ws:"
     return u.toString()
   }
 
   /**
-   * Opens a WebSocket on `path` (under /api/v2) with the token: resolves once open, **paused**;
+   * Opens a WebSocket on `path` (under /api/v2) with the token (and `headers`, such as a
+   * provisioner daemon's key): resolves once open, **paused**;
    * a refusal before the upgrade rejects with its ApiError. The caller attaches its listeners,
    * then calls `resume()`: frames that came with the upgrade's answer are emitted on a
    * `process.nextTick`, before an `await` would have returned, and would be lost otherwise.
    */
-  socket(path: string, query: Query = {}): Promise<WebSocket> {
+  socket(path: string, query: Query = {}, headers: Record<string, string> = {}): Promise<WebSocket> {
     const ws = new WebSocket(this.urlOf(path, query, "ws"), {
-      headers: this.token === undefined ? {} : { authorization: `Bearer ${this.token}` },
+      headers: this.token === undefined ? headers : { ...headers, authorization: `Bearer ${this.token}` },
       // Frames from the service are at most what it splits them in; a generous bound.
       maxPayload: 64 * 1024 * 1024
     })

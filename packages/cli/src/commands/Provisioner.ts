@@ -19,8 +19,9 @@ import { dockerClient, makeDockerProvisioner, ping } from "@workbay/docker"
 import { Deferred, Effect, Option, Queue } from "effect"
 import { hostname } from "node:os"
 import WebSocket from "ws"
+import { Client } from "../Client.js"
 import type { Context } from "../Context.js"
-import { CliError, usageError } from "../Errors.js"
+import { ApiError, CliError, usageError } from "../Errors.js"
 
 export interface ProvisionerStartOptions {
   readonly key?: string
@@ -52,26 +53,14 @@ const agentChecksums = async (url: string): Promise<Map<string, string>> => {
   return sums
 }
 
-/** One WebSocket to the serve route as the protocol's link; `opened` settles once it is open (or refused). */
-const connect = (address: string, key: string, version: string) => {
-  const socket = new WebSocket(address, {
-    headers: { "Coder-Provisioner-Daemon-Key": key, "Coder-Build-Version": version },
-    maxPayload: 64 * 1024 * 1024
-  })
+/** The serve route's WebSocket (opened and paused by `Client.socket`) as the protocol's link; `closed` settles with its close. */
+const linkOf = (socket: WebSocket) => {
   const messages = Effect.runSync(Queue.unbounded<string>())
   const closed = Effect.runSync(Deferred.make<{ code: number; reason: string }>())
   socket.on("message", (data) => Effect.runSync(Queue.offer(messages, data.toString())))
   socket.on("close", (code, reason) => Effect.runSync(Deferred.succeed(closed, { code, reason: reason.toString() })))
   socket.on("error", () => {})
-  const opened = new Promise<void>((resolve, reject) => {
-    socket.once("open", () => resolve())
-    socket.once("unexpected-response", (_req, res) => {
-      let text = ""
-      res.on("data", (d: Buffer) => (text += d.toString()))
-      res.on("end", () => reject(Object.assign(new Error(text), { status: res.statusCode ?? 0 })))
-    })
-    socket.once("error", reject)
-  })
+  socket.resume()
   const link: DaemonLink = {
     send: (text) => Effect.sync(() => socket.readyState === WebSocket.OPEN && socket.send(text)),
     receive: Effect.raceFirst(
@@ -84,7 +73,7 @@ const connect = (address: string, key: string, version: string) => {
       socket.close(1000)
     })
   }
-  return { link, opened, closed: Effect.runPromise(Deferred.await(closed)), socket }
+  return { link, closed: Effect.runPromise(Deferred.await(closed)) }
 }
 
 export const provisionerStart = async (ctx: Context, options: ProvisionerStartOptions): Promise<number> => {
@@ -141,40 +130,39 @@ export const provisionerStart = async (ctx: Context, options: ProvisionerStartOp
   process.on("SIGTERM", onSignal)
   process.on("SIGINT", onSignal)
 
-  const query = new URLSearchParams({ provisioner: "docker", version: "1.1" })
-  for (const t of tags) query.append("tag", t)
+  const serve = new Client(url, undefined)
+  const headers = { "Coder-Provisioner-Daemon-Key": key, "Coder-Build-Version": `workbay-cli ${engine.right.Version}` }
   let fatal: CliError | undefined
 
   /** One connection, reconnected with a growing pause until the daemon stops. */
   const connection = async (index: number) => {
-    const own_name = index === 0 ? name : `${name}-${index + 1}`
-    const q = new URLSearchParams(query)
-    q.set("name", own_name)
-    const address = `${
-      url.replace(/^http/, "ws")
-    }/api/v2/organizations/${own.organization}/provisionerdaemons/serve?${q}`
+    const daemonName = index === 0 ? name : `${name}-${index + 1}`
+    const query = { provisioner: "docker", version: "1.1", name: daemonName, tag: tags }
     let pause = 1_000
     while (!stopping && fatal === undefined) {
-      const { closed, link, opened } = connect(address, key, `workbay-cli ${engine.right.Version}`)
+      let socket: WebSocket
       try {
-        await opened
+        socket = await serve.socket(`/organizations/${own.organization}/provisionerdaemons/serve`, query, headers)
       } catch (e) {
-        const status = (e as { status?: number }).status
-        if (status === 401 || status === 403 || status === 400 || status === 409) {
-          fatal = new CliError(`The deployment refused the daemon ${own_name} (${status}): ${(e as Error).message}`)
+        // A refusal (tags, name, key) stays one: only an unreachable deployment is tried again.
+        if (e instanceof ApiError && [400, 401, 403, 409].includes(e.status)) {
+          fatal = new CliError(
+            `The deployment refused the daemon ${daemonName} (${e.status}): ${e.message}`,
+            1,
+            e.detail
+          )
           break
         }
-        log(
-          `${own_name}: could not connect (${e instanceof Error ? e.message : String(e)}); again in ${pause / 1000} s`
-        )
+        log(`${daemonName}: ${e instanceof Error ? e.message : String(e)}; again in ${pause / 1000} s`)
         await new Promise((resolve) => setTimeout(resolve, pause))
         pause = Math.min(pause * 2, 30_000)
         continue
       }
+      const { closed, link } = linkOf(socket)
       const welcome = await Effect.runPromise(runDaemonSession(link, {
         provisioners,
         agentInitScript: initScript,
-        log: (line) => Effect.sync(() => log(`${own_name}: ${line}`)),
+        log: (line) => Effect.sync(() => log(`${daemonName}: ${line}`)),
         stop: Deferred.await(stop)
       }))
       if (Option.isSome(welcome)) pause = 1_000
@@ -185,7 +173,7 @@ export const provisionerStart = async (ctx: Context, options: ProvisionerStartOp
       }
       if (stopping) break
       log(
-        `${own_name}: disconnected (${end.code}${end.reason === "" ? "" : ` ${end.reason}`}); again in ${
+        `${daemonName}: disconnected (${end.code}${end.reason === "" ? "" : ` ${end.reason}`}); again in ${
           pause / 1000
         } s`
       )
