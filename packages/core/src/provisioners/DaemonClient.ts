@@ -59,7 +59,8 @@ export type DaemonWelcome = typeof DaemonWelcome.Type
 
 const NameValues = Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.String }))
 
-const Job = Schema.Struct({
+/** The service's `job`: what both sides of the protocol hold it to (ExternalDaemon.ts writes it). */
+export const DaemonJob = Schema.Struct({
   type: Schema.Literal("job"),
   job_id: Schema.String,
   job_type: Schema.String,
@@ -92,11 +93,11 @@ const Job = Schema.Struct({
     }))
   }))
 })
-type Job = typeof Job.Type
+type Job = typeof DaemonJob.Type
 
 const ServerMessage = Schema.Union(
   DaemonWelcome,
-  Job,
+  DaemonJob,
   Schema.Struct({
     type: Schema.Literal("agent_token"),
     job_id: Schema.String,

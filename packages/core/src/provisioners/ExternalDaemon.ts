@@ -25,6 +25,7 @@ import { Cause, Deferred, Duration, Effect, Either, Option, ParseResult, Queue, 
 import { Conflict } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
 import { PubSub } from "../PubSub.js"
+import { DaemonJob, DaemonWelcome } from "./DaemonClient.js"
 import { JobSignal } from "./JobSignal.js"
 import {
   type BuildInput,
@@ -375,16 +376,18 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
       version: hello.version,
       api_version: hello.api_version
     })
-    yield* send({
-      type: "welcome",
-      protocol: DAEMON_PROTOCOL_VERSION,
-      daemon_id: worker.id,
-      name: worker.name,
-      organization_id: hello.key.organization_id,
-      provisioners: worker.provisioners,
-      tags: worker.tags,
-      heartbeat_interval_ms: Duration.toMillis(heartbeatInterval)
-    })
+    yield* send(
+      {
+        type: "welcome",
+        protocol: DAEMON_PROTOCOL_VERSION,
+        daemon_id: worker.id,
+        name: worker.name,
+        organization_id: hello.key.organization_id,
+        provisioners: worker.provisioners,
+        tags: worker.tags,
+        heartbeat_interval_ms: Duration.toMillis(heartbeatInterval)
+      } satisfies typeof DaemonWelcome.Encoded
+    )
 
     let held: HeldJob | undefined
     let acquiring = false
@@ -397,7 +400,7 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
       const call = <R extends ImportResult | BuildResult>(
         kind: "import" | "build",
         input: ImportInput | BuildInput,
-        payload: object
+        payload: NonNullable<(typeof DaemonJob.Encoded)["import" | "build"]>
       ) =>
         Effect.gen(function*() {
           const answer = yield* Deferred.make<ImportResult | BuildResult, ProvisionerFailure>()
@@ -417,23 +420,31 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
       return {
         type: h.job.provisioner,
         import: (input) =>
-          call<ImportResult>("import", input, {
-            archive: toBase64(input.archive),
-            content_type: input.content_type,
-            variable_values: input.variable_values
-          }),
+          call<ImportResult>(
+            "import",
+            input,
+            {
+              archive: toBase64(input.archive),
+              content_type: input.content_type,
+              variable_values: input.variable_values
+            } satisfies NonNullable<(typeof DaemonJob.Encoded)["import"]>
+          ),
         build: (input) =>
-          call<BuildResult>("build", input, {
-            archive: toBase64(input.archive),
-            content_type: input.content_type,
-            transition: input.transition,
-            variable_values: input.variable_values,
-            parameter_values: input.parameter_values,
-            previous_state: toBase64(input.previous_state),
-            workspace: input.workspace,
-            ...(input.task === undefined ? {} : { task: input.task }),
-            ...(input.metadata === undefined ? {} : { metadata: input.metadata })
-          })
+          call<BuildResult>(
+            "build",
+            input,
+            {
+              archive: toBase64(input.archive),
+              content_type: input.content_type,
+              transition: input.transition,
+              variable_values: input.variable_values,
+              parameter_values: input.parameter_values,
+              previous_state: toBase64(input.previous_state),
+              workspace: input.workspace,
+              ...(input.task === undefined ? {} : { task: input.task }),
+              ...(input.metadata === undefined ? {} : { metadata: input.metadata })
+            } satisfies NonNullable<(typeof DaemonJob.Encoded)["build"]>
+          )
       }
     }
 
