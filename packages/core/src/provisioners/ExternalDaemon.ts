@@ -25,7 +25,7 @@ import { Cause, Deferred, Duration, Effect, Either, Option, ParseResult, Queue, 
 import { Conflict } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
 import { PubSub } from "../PubSub.js"
-import { DaemonJob, DaemonWelcome } from "./DaemonClient.js"
+import type { DaemonJob, DaemonWelcome } from "./DaemonClient.js"
 import { JobSignal } from "./JobSignal.js"
 import {
   type BuildInput,
