@@ -4,6 +4,7 @@
  * machine's Docker engine. The import, a workspace's start (its container's agent, downloaded by
  * the init script the daemon wrote, reaches `ready`) and its stop go through the daemon; the
  * daemon survives a restart of the server (it reconnects), and on SIGTERM it stops and says so.
+ * The daemon names its host and reports the engine's capacity, which the hosts listing shows.
  * A key the deployment does not know is refused with exit code 1, and a deleted key ends it so.
  */
 import { dockerClient, LABEL_WORKSPACE_ID } from "@workbay/docker"
@@ -134,6 +135,21 @@ describe.skipIf(made === null)("workbay provisioner start", () => {
     })
     expect(containers).toHaveLength(1)
     expect(daemonOutput).toMatch(/host-1: job \S+: workspace_build \(docker\) taken/)
+    // The daemon reports its host's capacity: this engine's CPUs, memory, running workspace containers, free disk.
+    const info = await docker.info()
+    await eventually(async () => {
+      const hosts = (await api("GET", "/organizations/default/provisionerhosts")).body as Array<any>
+      const host = hosts.find((h) => h.name === "host-1")
+      expect(host).toMatchObject({
+        status: "connected",
+        provisioners: ["docker"],
+        cpus: info.NCPU,
+        memory_bytes: info.MemTotal,
+        daemons: ["host-1"]
+      })
+      expect(host.containers).toBeGreaterThanOrEqual(1)
+      expect(host.disk_free_bytes).toBeGreaterThan(0)
+    }, 30_000)
 
     // The server restarts on the same data: the daemon reconnects and takes the stop.
     await server.stop()

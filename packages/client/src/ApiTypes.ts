@@ -1284,6 +1284,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/organizations/{organization}/provisionerhosts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["provisionerJobs.listHosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/organizations/{organization}/provisionerjobs": {
         parameters: {
             query?: never;
@@ -5712,6 +5728,26 @@ export interface components {
             template_display_name: string;
             template_icon: string;
             template_name: string;
+        };
+        ProvisionerHost: {
+            containers: components["schemas"]["Int"];
+            cpus: components["schemas"]["Int"];
+            cpus_promised: number;
+            daemons: string[];
+            disk_free_bytes: components["schemas"]["Int"] | null;
+            first_seen_at: components["schemas"]["Date"];
+            last_seen_at: components["schemas"]["Date"];
+            memory_bytes: components["schemas"]["Int"];
+            memory_promised_bytes: components["schemas"]["Int"];
+            name: string;
+            organization_id: components["schemas"]["UUID"];
+            provisioners: string[];
+            /** @enum {string} */
+            status: "connected" | "offline";
+            tags: {
+                [key: string]: string;
+            };
+            version: string;
         };
         ProvisionerJob: {
             available_workers?: components["schemas"]["UUID"][];
@@ -14119,6 +14155,8 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description a string at most 64 character(s) long */
+                host?: string | "";
+                /** @description a string at most 64 character(s) long */
                 id?: string | "";
                 /** @description a string at most 64 character(s) long */
                 name?: string | "";
@@ -14178,6 +14216,73 @@ export interface operations {
             };
             /** @description Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+        };
+    };
+    "provisionerJobs.listHosts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProvisionerHost"][];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"] | components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -53,6 +53,7 @@ import { OAuth2Settings } from "./oauth2/OAuth2Settings.js"
 import { Organizations } from "./organizations/Organizations.js"
 import { JobSignal } from "./provisioners/JobSignal.js"
 import { ProvisionerDaemons } from "./provisioners/ProvisionerDaemons.js"
+import { ProvisionerHosts } from "./provisioners/ProvisionerHosts.js"
 import type { ProvisionerJobRecord } from "./provisioners/ProvisionerJob.js"
 import { HangDetector, ProvisionerJobs } from "./provisioners/ProvisionerJobs.js"
 import { ProvisionerJobViews } from "./provisioners/ProvisionerJobViews.js"
@@ -132,7 +133,9 @@ const services = Layer.mergeAll(
   WorkspaceSharing.Default
 ).pipe(Layer.provideMerge(notifications), Layer.provideMerge(ports))
 
-const views = Layer.merge(ProvisionerJobViews.Default, ProvisionerKeys.Default).pipe(Layer.provideMerge(services))
+const views = Layer.mergeAll(ProvisionerJobViews.Default, ProvisionerKeys.Default, ProvisionerHosts.Default).pipe(
+  Layer.provideMerge(services)
+)
 
 const templateVersions = TemplateVersions.Default.pipe(Layer.provideMerge(views))
 

@@ -292,6 +292,26 @@ export {
   ProvisionerDaemons
 } from "./provisioners/ProvisionerDaemons.js"
 export {
+  CAPACITY_BOUNDS,
+  DEFAULT_CAPACITY_INTERVAL,
+  HOST_NAME,
+  HOST_STALE_INTERVAL,
+  HostCapacity,
+  hostStatus,
+  ProvisionerHost,
+  type ProvisionerHostRecord,
+  ProvisionerHostRepo,
+  type ProvisionerHostStatus,
+  provisionerHostStatuses
+} from "./provisioners/ProvisionerHost.js"
+export {
+  HOST_FLUSH_BATCH,
+  HOST_FLUSH_INTERVAL,
+  HOST_REFRESH_INTERVAL,
+  type HostReporter,
+  ProvisionerHosts
+} from "./provisioners/ProvisionerHosts.js"
+export {
   type AppendLogsResult,
   JOB_STATUS_SQL,
   type JobCompletion,

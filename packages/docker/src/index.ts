@@ -3,6 +3,7 @@
  *
  *   makeWorkbay(storage, { provisioners: [workbayProvisioner, makeDockerProvisioner({ docker: dockerClient() })] })
  */
+export { type HostCapacityOptions, hostCapacityReader } from "./Capacity.js"
 export { CALL_TIMEOUT, dockerClient, type DockerConnection, DockerError, ping } from "./Client.js"
 export {
   agentUrlFor,

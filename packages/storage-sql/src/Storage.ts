@@ -23,6 +23,7 @@ import * as OAuth2Repositories from "./oauth2/Repositories.js"
 import * as CustomRoleRepositories from "./organizations/CustomRoleRepositories.js"
 import * as OrganizationRepositories from "./organizations/Repositories.js"
 import * as ProvisionerDaemonRepositories from "./provisioners/ProvisionerDaemonRepositories.js"
+import * as ProvisionerHostRepositories from "./provisioners/ProvisionerHostRepositories.js"
 import * as ProvisionerJobRepositories from "./provisioners/ProvisionerJobRepositories.js"
 import * as ProvisionerKeyRepositories from "./provisioners/ProvisionerKeyRepositories.js"
 import * as WorkspaceProxyRepositories from "./proxies/Repositories.js"
@@ -53,6 +54,7 @@ const baseRepositories = Layer.mergeAll(
   ProvisionerJobRepositories.layer,
   ProvisionerDaemonRepositories.layer,
   ProvisionerKeyRepositories.layer,
+  ProvisionerHostRepositories.layer,
   TemplateRepositories.layer,
   WorkspaceRepositories.layer,
   TickLockLayer.layer,

@@ -15,7 +15,7 @@ import {
   makeProvisioners,
   runDaemonSession
 } from "@workbay/core"
-import { dockerClient, makeDockerProvisioner, ping } from "@workbay/docker"
+import { dockerClient, hostCapacityReader, makeDockerProvisioner, ping } from "@workbay/docker"
 import { Deferred, Effect, Option, Queue } from "effect"
 import { hostname } from "node:os"
 import WebSocket from "ws"
@@ -115,6 +115,9 @@ export const provisionerStart = async (ctx: Context, options: ProvisionerStartOp
       ...(options.agentUrl === undefined ? {} : { agentUrl: options.agentUrl })
     })
   ])
+  // The engine's disk is readable when it runs on this machine (a unix socket, the default).
+  const engineAddress = options.dockerHost ?? process.env.DOCKER_HOST ?? ""
+  const capacity = hostCapacityReader(docker, { localDisk: engineAddress === "" || engineAddress.startsWith("unix:") })
   const sums = await agentChecksums(url)
   const initScript = (os: string, arch: string, accessUrl: string) =>
     agentInitScript({ os, arch, accessUrl, sha256: sums.get(`${os}-${arch}`) })
@@ -137,7 +140,8 @@ export const provisionerStart = async (ctx: Context, options: ProvisionerStartOp
   /** One connection, reconnected with a growing pause until the daemon stops. */
   const connection = async (index: number) => {
     const daemonName = index === 0 ? name : `${name}-${index + 1}`
-    const query = { provisioner: "docker", version: "1.1", name: daemonName, tag: tags }
+    // Every connection names the host (its daemons' name); the first one reports the host's capacity.
+    const query = { provisioner: "docker", version: "1.2", name: daemonName, host: name, tag: tags }
     let pause = 1_000
     while (!stopping && fatal === undefined) {
       let socket: WebSocket
@@ -163,7 +167,8 @@ export const provisionerStart = async (ctx: Context, options: ProvisionerStartOp
         provisioners,
         agentInitScript: initScript,
         log: (line) => Effect.sync(() => log(`${daemonName}: ${line}`)),
-        stop: Deferred.await(stop)
+        stop: Deferred.await(stop),
+        ...(index === 0 ? { capacity } : {})
       }))
       if (Option.isSome(welcome)) pause = 1_000
       const end = await closed

@@ -9,7 +9,7 @@
  * core's tests run them against each other without a network, and the CLI gives this one a
  * WebSocket.
  */
-import { Deferred, Duration, Effect, Either, Fiber, Option, Schema, type Scope } from "effect"
+import { Cause, Deferred, Duration, Effect, Either, Fiber, Option, Schedule, Schema, type Scope } from "effect"
 import {
   type BuildInput,
   type BuildResult,
@@ -20,6 +20,7 @@ import {
   QuotaExceeded,
   workspaceTransitions
 } from "./Provisioner.js"
+import type { HostCapacity } from "./ProvisionerHost.js"
 
 /** A message link to the service: the WebSocket of the serve route, as the CLI adapts it. */
 export interface DaemonLink {
@@ -42,6 +43,11 @@ export interface DaemonClientOptions {
    * then closes the link (a graceful stop on SIGTERM).
    */
   readonly stop?: Effect.Effect<void> | undefined
+  /**
+   * The host's capacity, reported every `capacity_interval_ms` the welcome asks for (protocol 1.2;
+   * only to a connection that named its `host`). A failed reading is logged and skipped.
+   */
+  readonly capacity?: Effect.Effect<HostCapacity, unknown> | undefined
 }
 
 /** The service's `welcome`: who this connection is. */
@@ -53,7 +59,9 @@ export const DaemonWelcome = Schema.Struct({
   organization_id: Schema.String,
   provisioners: Schema.Array(Schema.String),
   tags: Schema.Record({ key: Schema.String, value: Schema.String }),
-  heartbeat_interval_ms: Schema.Number
+  heartbeat_interval_ms: Schema.Number,
+  /** Since 1.2, to a connection that named its `host`: how often to report the host's capacity. */
+  capacity_interval_ms: Schema.optional(Schema.Number)
 })
 export type DaemonWelcome = typeof DaemonWelcome.Type
 
@@ -167,6 +175,17 @@ export const runDaemonSession = (
     const beat = Duration.millis(Math.max(100, welcome.heartbeat_interval_ms))
     const every = (message: object) => Effect.forever(Effect.delay(send(message), beat))
     yield* Effect.forkScoped(every({ type: "heartbeat" }))
+    const capacity = options.capacity
+    if (capacity !== undefined && welcome.capacity_interval_ms !== undefined) {
+      const report = capacity.pipe(
+        Effect.flatMap((figures) => send({ type: "capacity", ...figures })),
+        Effect.catchAllCause((cause) => log(`Could not read the host's capacity: ${Cause.pretty(cause)}`))
+      )
+      yield* Effect.forkScoped(Effect.repeat(
+        report,
+        Schedule.spaced(Duration.millis(Math.max(100, welcome.capacity_interval_ms)))
+      ))
+    }
 
     let running: Running | undefined
     let stopping = false

@@ -39,6 +39,8 @@ import {
 } from "./Provisioner.js"
 import { ProvisionerDaemonRepo } from "./ProvisionerDaemon.js"
 import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
+import { DEFAULT_CAPACITY_INTERVAL, HostCapacity } from "./ProvisionerHost.js"
+import { ProvisionerHosts } from "./ProvisionerHosts.js"
 import {
   jobStatus,
   logLevels,
@@ -52,7 +54,7 @@ import { provisionerKeyDeletedChannel, ProvisionerKeys } from "./ProvisionerKeys
 import { DEFAULT_LOG_FLUSH_INTERVAL, DEFAULT_POLL_INTERVAL, ProvisionerWorkers } from "./Worker.js"
 
 /** The protocol's version, sent in `welcome`. */
-export const DAEMON_PROTOCOL_VERSION = "1.1"
+export const DAEMON_PROTOCOL_VERSION = "1.2"
 
 /** Close codes of a daemon's connection beside RFC 6455's (1000, 1001, 1009, 1011). */
 export const DaemonCloseCode = {
@@ -81,6 +83,8 @@ export interface DaemonHello {
   readonly version: string
   readonly api_version: string
   readonly key: ProvisionerKeyRecord
+  /** The host the daemon runs jobs on (protocol 1.2): it reports the host's capacity. */
+  readonly host?: string | undefined
 }
 
 export interface DaemonSessionOptions {
@@ -89,6 +93,8 @@ export interface DaemonSessionOptions {
   /** How often a waiting `acquire` looks again (jobs queued by this process wake it at once). Default 1 s. */
   readonly pollInterval?: Duration.DurationInput | undefined
   readonly logFlushInterval?: Duration.DurationInput | undefined
+  /** Asked of a daemon that named its host in `welcome`. Default 5 s. */
+  readonly capacityInterval?: Duration.DurationInput | undefined
 }
 
 /**
@@ -301,6 +307,8 @@ export const DaemonMessage = Schema.Union(
     job_id: JobId,
     daily_cost: Schema.Int.pipe(Schema.between(0, 1_000_000_000))
   }),
+  /** The host's capacity (1.2), from a daemon that named its `host`. */
+  Schema.Struct({ type: Schema.Literal("capacity"), ...HostCapacity.fields }),
   Schema.Struct({ type: Schema.Literal("complete"), job_id: JobId, result: def(Schema.Unknown, () => ({})) }),
   Schema.Struct({
     type: Schema.Literal("fail"),
@@ -350,6 +358,8 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
     const ids = yield* IdGenerator
     const pubsub = yield* PubSub
     const signal = yield* JobSignal
+    const hosts = yield* ProvisionerHosts
+    const capacityInterval = Duration.decode(options.capacityInterval ?? DEFAULT_CAPACITY_INTERVAL)
     const heartbeatInterval = Duration.decode(options.heartbeatInterval ?? DEFAULT_DAEMON_HEARTBEAT_INTERVAL)
     const pollInterval = options.pollInterval ?? DEFAULT_POLL_INTERVAL
     const logFlushInterval = options.logFlushInterval ?? DEFAULT_LOG_FLUSH_INTERVAL
@@ -374,7 +384,8 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
       key_id: hello.key.id,
       key_name: hello.key.name,
       version: hello.version,
-      api_version: hello.api_version
+      api_version: hello.api_version,
+      host: hello.host
     })
     yield* send(
       {
@@ -385,7 +396,8 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
         organization_id: hello.key.organization_id,
         provisioners: worker.provisioners,
         tags: worker.tags,
-        heartbeat_interval_ms: Duration.toMillis(heartbeatInterval)
+        heartbeat_interval_ms: Duration.toMillis(heartbeatInterval),
+        ...(hello.host === undefined ? {} : { capacity_interval_ms: Duration.toMillis(capacityInterval) })
       } satisfies typeof DaemonWelcome.Encoded
     )
 
@@ -546,6 +558,22 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
                 ? { type: "quota", job_id: h.value.job.id, ok: true }
                 : { type: "quota", job_id: h.value.job.id, ok: false, message: committed.left.message }
             )
+          }
+          case "capacity": {
+            if (hello.host === undefined) {
+              return yield* sendError(
+                "no_host",
+                "Capacity is reported for a host: connect with the host query parameter."
+              )
+            }
+            const { type: _, ...capacity } = message
+            return yield* hosts.report({
+              organization_id: hello.key.organization_id,
+              name: hello.host,
+              tags: hello.tags,
+              provisioners: hello.provisioners,
+              version: hello.version
+            }, capacity)
           }
           case "agent_token": {
             const h = holding(message.job_id)

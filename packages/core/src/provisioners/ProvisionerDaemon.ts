@@ -34,6 +34,8 @@ export interface ProvisionerDaemonRecord {
   readonly key_name: string
   /** The provisioner key an external daemon connected with; none (the built-in key) for the built-in workers. */
   readonly key_id?: string | null | undefined
+  /** The host an external daemon runs jobs on (protocol 1.2); none for the built-in workers and host-less daemons. */
+  readonly host?: string | null | undefined
   /** The job it runs now; `null` when idle. */
   readonly current_job_id: string | null
   /** The job it ran last. */

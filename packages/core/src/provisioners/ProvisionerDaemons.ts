@@ -48,6 +48,7 @@ export interface ExternalDaemonDetails {
   readonly key_name: string
   readonly version: string
   readonly api_version: string
+  readonly host?: string | undefined
 }
 
 export interface DaemonListOptions {
@@ -86,7 +87,8 @@ export class ProvisionerDaemons extends Effect.Service<ProvisionerDaemons>()("@w
           version: external?.version ?? settings.version,
           api_version: external?.api_version ?? PROVISIONER_API_VERSION,
           key_name: external?.key_name ?? BUILT_IN_KEY_NAME,
-          key_id: external?.key_id ?? null
+          key_id: external?.key_id ?? null,
+          host: external?.host ?? null
         })
         lastWrite.set(worker.id, at)
       }).pipe(span("ProvisionerDaemons.register"))

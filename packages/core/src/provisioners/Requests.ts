@@ -96,5 +96,7 @@ export const ProvisionerDaemonServeQuery = Schema.Struct({
   tags: optionalParam(List),
   name: optionalParam(Text(64)),
   version: optionalParam(Text(32)),
-  id: optionalParam(Text(64))
+  id: optionalParam(Text(64)),
+  /** The host the daemon runs jobs on (1.2): its capacity reports are this host's. */
+  host: optionalParam(Text(64))
 })

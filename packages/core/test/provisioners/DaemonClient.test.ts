@@ -44,7 +44,7 @@ const makeLink = Effect.gen(function*() {
 
 const welcome = {
   type: "welcome",
-  protocol: "1.1",
+  protocol: "1.2",
   daemon_id: "d1",
   name: "host-1",
   organization_id: "o1",

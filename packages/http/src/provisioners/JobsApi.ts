@@ -1,6 +1,12 @@
 /** Provisioner job and daemon routes of an organization (see docs/provisioning.md). */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { ListProvisionerDaemonsQuery, ListProvisionerJobsQuery, ProvisionerDaemon, ProvisionerJob } from "@workbay/core"
+import {
+  ListProvisionerDaemonsQuery,
+  ListProvisionerJobsQuery,
+  ProvisionerDaemon,
+  ProvisionerHost,
+  ProvisionerJob
+} from "@workbay/core"
 import { Schema } from "effect"
 import { BadRequest, Forbidden, NotFound, Uuid } from "../Common.js"
 import { Authentication } from "../Security.js"
@@ -27,6 +33,12 @@ export class ProvisionerJobsApi extends HttpApiGroup.make("provisionerJobs")
       .setPath(Schema.Struct({ organization: Schema.String }))
       .setUrlParams(ListProvisionerDaemonsQuery)
       .addSuccess(Schema.Array(ProvisionerDaemon))
+  )
+  .add(
+    // Workbay's: the hosts external daemons run workspaces on, with their capacity (docs/provisioner-daemons.md).
+    HttpApiEndpoint.get("listHosts", "/organizations/:organization/provisionerhosts")
+      .setPath(Schema.Struct({ organization: Schema.String }))
+      .addSuccess(Schema.Array(ProvisionerHost))
   )
   .addError(BadRequest)
   .addError(Forbidden)

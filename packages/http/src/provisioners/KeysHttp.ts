@@ -3,6 +3,7 @@ import {
   BadRequest,
   checkDaemonName,
   Forbidden,
+  HOST_NAME,
   mutateTags,
   NIL_UUID,
   PROVISIONER_API_VERSION,
@@ -78,7 +79,16 @@ const readQuery = (query: typeof ProvisionerDaemonServeQuery.Type) => {
       })
     )
   }
-  return { problems, types, tags, apiVersion }
+  const host = query.host
+  if (host !== undefined && !HOST_NAME.test(host)) {
+    problems.push(
+      new Validation({
+        field: "host",
+        detail: `Invalid host name "${host}": 1-64 letters, digits, ".", "_" and "-", starting with a letter or digit.`
+      })
+    )
+  }
+  return { problems, types, tags, apiVersion, host }
 }
 
 export const ProvisionerDaemonServeHttp = implement(WorkbayApi, "provisionerDaemonServe", {
@@ -89,7 +99,7 @@ export const ProvisionerDaemonServeHttp = implement(WorkbayApi, "provisionerDaem
       const ctx = yield* RequestContext
       const keys = yield* ProvisionerKeys
       const key = yield* keys.authenticate(path.organization, ctx.header(KEY_HEADER))
-      const { apiVersion, problems, tags, types } = readQuery(urlParams)
+      const { apiVersion, host, problems, tags, types } = readQuery(urlParams)
       if (problems.length > 0) {
         return yield* new BadRequest({ message: "Invalid provisioner daemon request.", validations: problems })
       }
@@ -110,7 +120,8 @@ export const ProvisionerDaemonServeHttp = implement(WorkbayApi, "provisionerDaem
         tags: mutateTags(NIL_UUID, key.tags),
         version: ctx.header("coder-build-version") ?? "",
         api_version: apiVersion,
-        key
+        key,
+        host
       }
       return yield* upgradeWebSocket(
         (connection) =>

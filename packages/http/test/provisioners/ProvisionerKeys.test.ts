@@ -196,7 +196,7 @@ describe("the serve route", () => {
     const welcome = JSON.parse(ws.messages[0]!)
     expect(welcome).toMatchObject({
       type: "welcome",
-      protocol: "1.1",
+      protocol: "1.2",
       name,
       organization_id: orgId,
       provisioners: ["script", "echo2"]
@@ -300,5 +300,120 @@ describe("the serve route", () => {
     const closed = await ws.closed
     expect(closed).toEqual({ code: 1001, reason: "provisioner key deleted" })
     expect((await refusal(connect(serveUrl(), { [KEY_HEADER]: key }))).status).toBe(401)
+  })
+})
+
+describe("hosts and their capacity (protocol 1.2)", () => {
+  const hosts = (org = orgId) => `/organizations/${org}/provisionerhosts`
+  const capacity = (over: Record<string, unknown> = {}) => ({
+    type: "capacity",
+    cpus: 16,
+    memory_bytes: 64 * 1024 ** 3,
+    memory_promised_bytes: 8 * 1024 ** 3,
+    cpus_promised: 4.5,
+    containers: 3,
+    disk_free_bytes: 500 * 1024 ** 3,
+    ...over
+  })
+  const hostNamed = async (name: string) => {
+    for (let i = 0; i < 500; i++) {
+      const found = (await member.get(hosts())).body.find((h: any) => h.name === name)
+      if (found !== undefined) return found
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    throw new Error(`host ${name} not listed`)
+  }
+
+  it("asks a daemon that names its host for reports, and lists the host with its figures and daemons", async () => {
+    const { key } = await newKey({ tags: { pool: "hosts" } })
+    const host = uniqueName("host")
+    const [a, b] = [uniqueName("d"), uniqueName("d")]
+    const first = await connect(serveUrl(`provisioner=docker&name=${a}&host=${host}&version=1.2`), {
+      [KEY_HEADER]: key
+    })
+    const second = await connect(serveUrl(`provisioner=docker&name=${b}&host=${host}`), { [KEY_HEADER]: key })
+    await eventually(() => first.messages.length > 0 && second.messages.length > 0)
+    expect(JSON.parse(first.messages[0]!).capacity_interval_ms).toBe(5000)
+    first.socket.send(JSON.stringify(capacity()))
+    const listed = await hostNamed(host)
+    expect(listed).toMatchObject({
+      name: host,
+      organization_id: orgId,
+      tags: { pool: "hosts", scope: "organization" },
+      provisioners: ["docker"],
+      status: "connected",
+      cpus: 16,
+      memory_bytes: 64 * 1024 ** 3,
+      memory_promised_bytes: 8 * 1024 ** 3,
+      cpus_promised: 4.5,
+      containers: 3,
+      disk_free_bytes: 500 * 1024 ** 3,
+      daemons: [a, b].sort()
+    })
+    // A later report replaces the figures; an engine whose disk the daemon cannot see says null.
+    second.socket.send(JSON.stringify(capacity({ containers: 4, disk_free_bytes: null })))
+    for (let i = 0; i < 500 && (await hostNamed(host)).containers !== 4; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(await hostNamed(host)).toMatchObject({ containers: 4, disk_free_bytes: null })
+    first.socket.close()
+    second.socket.close()
+  })
+
+  it("answers 401 without a session, 404 for an organization the caller is not in or that does not exist", async () => {
+    expectResponse(await srv.anonymous.get(hosts()), 401)
+    expectResponse(await owner.get(hosts(UNKNOWN_ID)), 404)
+    const other = await createOrganization(owner)
+    expectResponse(await member.get(hosts(other.id)), 404)
+    // A connection without a host gets no report request; a daemon without a host reports in vain.
+    const { key } = await newKey()
+    const ws = await connect(serveUrl(), { [KEY_HEADER]: key })
+    await eventually(() => ws.messages.length > 0)
+    expect(JSON.parse(ws.messages[0]!).capacity_interval_ms).toBeUndefined()
+    ws.socket.send(JSON.stringify(capacity()))
+    await eventually(() => ws.messages.length >= 2)
+    expect(JSON.parse(ws.messages[1]!)).toMatchObject({ type: "error", code: "no_host" })
+    ws.socket.close()
+  })
+
+  it("answers 400 naming host for a host name that cannot be one", async () => {
+    const { key } = await newKey()
+    for (const bad of ["-lead", "a b", "x".repeat(65), "dots/slash", "%2F"]) {
+      const r = await refusal(
+        connect(serveUrl(`provisioner=docker&host=${encodeURIComponent(bad)}`), { [KEY_HEADER]: key })
+      )
+      expect(r.status, bad).toBe(400)
+      expect(r.body.validations.map((v: any) => v.field), bad).toEqual(["host"])
+    }
+  })
+
+  it("closes with 4400 naming the field of an absurd report", async () => {
+    const { key } = await newKey()
+    const cases: ReadonlyArray<[string, unknown]> = [
+      ["cpus", 0],
+      ["cpus", 1.5],
+      ["cpus", 100_000],
+      ["memory_bytes", -1],
+      ["memory_bytes", 2 ** 60],
+      ["memory_bytes", "16g"],
+      ["memory_promised_bytes", 1e30],
+      ["cpus_promised", -0.5],
+      ["containers", 2.5],
+      ["disk_free_bytes", -1],
+      ["disk_free_bytes", 2 ** 70]
+    ]
+    for (const [field, value] of cases) {
+      const ws = await connect(serveUrl(`provisioner=docker&host=${uniqueName("host")}`), { [KEY_HEADER]: key })
+      await eventually(() => ws.messages.length > 0)
+      ws.socket.send(JSON.stringify(capacity({ [field]: value })))
+      const closed = await ws.closed
+      expect(closed.code, `${field}=${value}`).toBe(4400)
+      expect(closed.reason).toContain(field)
+    }
+    const missing = await connect(serveUrl(`provisioner=docker&host=${uniqueName("host")}`), { [KEY_HEADER]: key })
+    await eventually(() => missing.messages.length > 0)
+    const { cpus: _, ...withoutCpus } = capacity()
+    missing.socket.send(JSON.stringify(withoutCpus))
+    expect((await missing.closed).reason).toContain("cpus")
   })
 })

@@ -41,6 +41,18 @@ export const accessRows: AreaRows = (tbl) => {
       })
     },
     {
+      // Hosts: who may read daemons may read the hosts they run on.
+      kind: "provisioner_daemon",
+      action: "read",
+      route: "GET /organizations/{organization}/provisionerhosts",
+      expected: [200, 200, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async () => ({
+        method: "GET",
+        path: `/organizations/${tbl.defaultOrg}/provisionerhosts`,
+        check: { action: "read", object: { resource_type: "provisioner_daemon", organization_id: tbl.defaultOrg } }
+      })
+    },
+    {
       // Every user may read daemons (site members too); the default organization, which all are in.
       kind: "provisioner_daemon",
       action: "read",

@@ -76,6 +76,38 @@ export const responseRows: ReadonlyArray<Row> = [
       ]
     }
   ),
+  row(
+    "provisionerJobs.listHosts",
+    "GET /api/v2/organizations/:organization/provisionerhosts",
+    200,
+    "[ProvisionerHost]",
+    async (w) => {
+      const made = await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key") })
+      const host = uniqueName("host")
+      const ws = await connect(
+        `${w.srv.wsUrl}/api/v2/organizations/${w.orgId}/provisionerdaemons/serve?provisioner=docker&host=${host}`,
+        { "Coder-Provisioner-Daemon-Key": made.body.key }
+      )
+      await eventually(() => ws.messages.length > 0)
+      ws.socket.send(JSON.stringify({
+        type: "capacity",
+        cpus: 8,
+        memory_bytes: 16 * 1024 ** 3,
+        memory_promised_bytes: 2 * 1024 ** 3,
+        cpus_promised: 1.5,
+        containers: 2,
+        disk_free_bytes: null
+      }))
+      // The report is this replica's until written: it is listed at once.
+      let r = await w.owner.get(`/organizations/${w.orgId}/provisionerhosts`)
+      for (let i = 0; i < 500 && !(r.body as Array<any>).some((h) => h.name === host); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        r = await w.owner.get(`/organizations/${w.orgId}/provisionerhosts`)
+      }
+      ws.socket.close()
+      return r
+    }
+  ),
   // provisioner keys, and the external daemons' serve route (its first message is the daemon's `welcome`)
   row(
     "provisionerKeys.create",
@@ -154,7 +186,7 @@ export const responseRows: ReadonlyArray<Row> = [
       const welcome = JSON.parse(ws.messages[0]!)
       expect(welcome).toMatchObject({
         type: "welcome",
-        protocol: "1.1",
+        protocol: "1.2",
         organization_id: w.orgId,
         provisioners: ["script"]
       })

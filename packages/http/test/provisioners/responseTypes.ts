@@ -7,6 +7,7 @@ import {
   type JsonSchema,
   mapOf,
   nullable,
+  number,
   object,
   omitted,
   ref,
@@ -76,6 +77,40 @@ export const responseTypes: Record<string, JsonSchema> = {
   MatchedProvisioners: object({ count: integer, available: integer, most_recently_seen: omitted(dateTime) }, [
     "count",
     "available"
+  ]),
+  // Workbay's: a host external daemons run workspaces on, with its latest capacity report.
+  ProvisionerHost: object({
+    name: string,
+    organization_id: uuid,
+    tags: mapOf(string),
+    provisioners: arrayOf(string),
+    version: string,
+    status: { type: "string", enum: ["connected", "offline"] },
+    cpus: integer,
+    cpus_promised: number,
+    memory_bytes: integer,
+    memory_promised_bytes: integer,
+    containers: integer,
+    disk_free_bytes: nullable(integer),
+    daemons: arrayOf(string),
+    first_seen_at: dateTime,
+    last_seen_at: dateTime
+  }, [
+    "name",
+    "organization_id",
+    "tags",
+    "provisioners",
+    "version",
+    "status",
+    "cpus",
+    "cpus_promised",
+    "memory_bytes",
+    "memory_promised_bytes",
+    "containers",
+    "disk_free_bytes",
+    "daemons",
+    "first_seen_at",
+    "last_seen_at"
   ]),
   ProvisionerDaemon: object({
     id: uuid,

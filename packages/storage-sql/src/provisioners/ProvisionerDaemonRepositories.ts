@@ -23,6 +23,7 @@ const rowToDaemon = columns<ProvisionerDaemonRecord>("provisioner_daemons", {
   api_version: text,
   key_name: text,
   key_id: nullableText,
+  host: nullableText,
   current_job_id: nullableText,
   previous_job_id: nullableText
 }).read
@@ -54,14 +55,15 @@ export const make = Effect.gen(function*() {
         version: d.version,
         api_version: d.api_version,
         key_name: d.key_name,
-        key_id: d.key_id ?? null
+        key_id: d.key_id ?? null,
+        host: d.host ?? null
       }
       // A restarted worker of the same name takes the row: new id, no current job.
       return sql`INSERT INTO provisioner_daemons ${sql.insert(row)}
         ON CONFLICT (name) DO UPDATE SET id = excluded.id, organization_id = excluded.organization_id,
           provisioners = excluded.provisioners, tags = excluded.tags, created_at = excluded.created_at,
           last_seen_at = excluded.last_seen_at, version = excluded.version, api_version = excluded.api_version,
-          key_name = excluded.key_name, key_id = excluded.key_id, current_job_id = NULL`.pipe(
+          key_name = excluded.key_name, key_id = excluded.key_id, host = excluded.host, current_job_id = NULL`.pipe(
         Effect.orDie,
         Effect.asVoid
       )

@@ -1,0 +1,139 @@
+/**
+ * The ProvisionerHosts service: the latest capacity of every host external daemons run
+ * workspaces on (docs/provisioner-daemons.md, "Hosts and their capacity").
+ *
+ * A daemon reports every few seconds, so 10,000 hosts would be 2,000 reports a second. A report
+ * is kept in memory on the replica holding the daemon's connection and written with the others in
+ * one statement per {@link HOST_FLUSH_INTERVAL} (at most {@link HOST_FLUSH_BATCH} rows each): a
+ * host whose figures changed within that interval, one whose figures did not every
+ * {@link HOST_REFRESH_INTERVAL} (enough to stay connected, {@link HOST_STALE_INTERVAL}). Every
+ * replica reads the table, its own unwritten reports over it.
+ */
+import { Clock, Duration, Effect, Layer } from "effect"
+import { authorize } from "../Actor.js"
+import { Organizations } from "../organizations/Organizations.js"
+import { everyInterval } from "../Periodic.js"
+import { span } from "../Tracing.js"
+import { daemonStatus, ProvisionerDaemonRepo } from "./ProvisionerDaemon.js"
+import {
+  type HostCapacity,
+  hostStatus,
+  type ProvisionerHost,
+  type ProvisionerHostRecord,
+  ProvisionerHostRepo,
+  toProvisionerHost
+} from "./ProvisionerHost.js"
+import type { ProvisionerTags } from "./ProvisionerJob.js"
+
+/** How often a replica writes the reports it received. */
+export const HOST_FLUSH_INTERVAL: Duration.Duration = Duration.seconds(5)
+/** A host whose figures did not change is written this often (its `last_seen_at`). */
+export const HOST_REFRESH_INTERVAL: Duration.Duration = Duration.seconds(15)
+/** Rows per statement. */
+export const HOST_FLUSH_BATCH = 500
+
+/** Who reports: the daemon's organization, host, tags, types and version. */
+export interface HostReporter {
+  readonly organization_id: string
+  readonly name: string
+  readonly tags: ProvisionerTags
+  readonly provisioners: ReadonlyArray<string>
+  readonly version: string
+}
+
+const keyOf = (organizationId: string, name: string) => `${organizationId}/${name}`
+
+const sameFigures = (a: HostCapacity, b: HostCapacity) =>
+  a.cpus === b.cpus && a.memory_bytes === b.memory_bytes && a.memory_promised_bytes === b.memory_promised_bytes &&
+  a.cpus_promised === b.cpus_promised && a.containers === b.containers && a.disk_free_bytes === b.disk_free_bytes
+
+export class ProvisionerHosts extends Effect.Service<ProvisionerHosts>()("@workbay/core/ProvisionerHosts", {
+  effect: Effect.gen(function*() {
+    const repo = yield* ProvisionerHostRepo
+    const daemons = yield* ProvisionerDaemonRepo
+    const organizations = yield* Organizations
+    /** The latest report of each host this replica heard, written or not. */
+    const latest = new Map<string, ProvisionerHostRecord>()
+    /** What was last written of each host, and when. */
+    const written = new Map<string, { readonly record: ProvisionerHostRecord; readonly at: number }>()
+
+    /** Keeps a daemon's report (written at the next flush); sync, so a report never waits on the database. */
+    const report = (reporter: HostReporter, capacity: HostCapacity) =>
+      Effect.map(Clock.currentTimeMillis, (at) => {
+        const key = keyOf(reporter.organization_id, reporter.name)
+        const before = latest.get(key)
+        latest.set(key, {
+          ...reporter,
+          ...capacity,
+          first_seen_at: before?.first_seen_at ?? new Date(at),
+          reported_at: new Date(at)
+        })
+      })
+
+    /** Writes the reports that changed, and those unchanged but not written for a while. */
+    const flush = Effect.gen(function*() {
+      const at = yield* Clock.currentTimeMillis
+      const refresh = Duration.toMillis(HOST_REFRESH_INTERVAL)
+      const due: Array<ProvisionerHostRecord> = []
+      for (const [key, record] of latest) {
+        const last = written.get(key)
+        if (last !== undefined && last.record.reported_at.getTime() === record.reported_at.getTime()) continue
+        if (last === undefined || !sameFigures(last.record, record) || at - last.at >= refresh) due.push(record)
+      }
+      for (let i = 0; i < due.length; i += HOST_FLUSH_BATCH) {
+        const batch = due.slice(i, i + HOST_FLUSH_BATCH)
+        yield* repo.upsertMany(batch)
+        for (const r of batch) written.set(keyOf(r.organization_id, r.name), { record: r, at })
+      }
+      // Hosts no longer reporting here are forgotten once their last report is written and stale.
+      for (const [key, record] of latest) {
+        if (at - record.reported_at.getTime() > 2 * refresh && written.get(key)?.record === record) {
+          latest.delete(key)
+          written.delete(key)
+        }
+      }
+      return due.length
+    }).pipe(span("ProvisionerHosts.flush"))
+
+    /** The organization's hosts as stored, this replica's newer reports over them. */
+    const records = (organizationId: string) =>
+      Effect.map(repo.list(organizationId), (stored) => {
+        const byName = new Map(stored.map((h) => [h.name, h]))
+        for (const r of latest.values()) {
+          if (r.organization_id !== organizationId) continue
+          const s = byName.get(r.name)
+          if (s === undefined || s.reported_at.getTime() < r.reported_at.getTime()) byName.set(r.name, r)
+        }
+        return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name))
+      })
+
+    /** `GET /organizations/{organization}/provisionerhosts`: who may read daemons may read their hosts. */
+    const list = (orgRef: string) =>
+      Effect.gen(function*() {
+        const org = yield* organizations.resolve(orgRef)
+        yield* authorize("read", { type: "provisioner_daemon", orgId: org.id })
+        const at = yield* Clock.currentTimeMillis
+        const hosts = yield* records(org.id)
+        const live = (yield* daemons.serving(org.id)).filter((d) =>
+          d.organization_id === org.id && d.host !== null && d.host !== undefined && daemonStatus(d, at) !== "offline"
+        )
+        return hosts.map((h): ProvisionerHost =>
+          toProvisionerHost(h, {
+            status: hostStatus(h, at),
+            daemons: live.filter((d) => d.host === h.name).map((d) => d.name).sort()
+          })
+        )
+      }).pipe(span("ProvisionerHosts.list"))
+
+    return { report, flush, records, list } as const
+  })
+}) {
+  /** Writes the reports every {@link HOST_FLUSH_INTERVAL}, and once more when its scope closes (the server stops). */
+  static readonly periodic: Layer.Layer<never, never, ProvisionerHosts> = Layer.scopedDiscard(
+    Effect.flatMap(ProvisionerHosts, (hosts) =>
+      Effect.zipRight(
+        Effect.addFinalizer(() => Effect.ignore(hosts.flush)),
+        Effect.forkScoped(everyInterval(hosts.flush, HOST_FLUSH_INTERVAL, "Writing provisioner hosts' capacity"))
+      ))
+  )
+}

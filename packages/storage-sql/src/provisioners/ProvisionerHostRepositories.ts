@@ -1,0 +1,74 @@
+/**
+ * Provisioner hosts on @effect/sql: one row per host of an organization, its latest capacity
+ * report. Reports are written in batches (ProvisionerHosts.ts): one INSERT of many rows, each
+ * replacing its host's figures and keeping its `first_seen_at`.
+ */
+import { SqlClient } from "@effect/sql"
+import { type ProvisionerHostRecord, ProvisionerHostRepo } from "@workbay/core"
+import { Effect, Layer } from "effect"
+import { columns, date, first, int, json, nullableInt, type Row, text } from "../Columns.js"
+
+const rowToHost = columns<ProvisionerHostRecord>("provisioner_hosts", {
+  organization_id: text,
+  name: text,
+  tags: json({}),
+  provisioners: json([]),
+  version: text,
+  cpus: int,
+  cpus_promised: int,
+  memory_bytes: int,
+  memory_promised_bytes: int,
+  containers: int,
+  disk_free_bytes: nullableInt,
+  first_seen_at: date,
+  reported_at: date
+}).read
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  return ProvisionerHostRepo.of({
+    upsertMany: (hosts) => {
+      if (hosts.length === 0) return Effect.void
+      const rows = hosts.map((h) => ({
+        organization_id: h.organization_id,
+        name: h.name,
+        tags: JSON.stringify(h.tags),
+        provisioners: JSON.stringify(h.provisioners),
+        version: h.version,
+        cpus: h.cpus,
+        cpus_promised: h.cpus_promised,
+        memory_bytes: h.memory_bytes,
+        memory_promised_bytes: h.memory_promised_bytes,
+        containers: h.containers,
+        disk_free_bytes: h.disk_free_bytes,
+        first_seen_at: h.first_seen_at.toISOString(),
+        reported_at: h.reported_at.toISOString()
+      }))
+      return sql`INSERT INTO provisioner_hosts ${sql.insert(rows)}
+        ON CONFLICT (organization_id, name) DO UPDATE SET tags = excluded.tags,
+          provisioners = excluded.provisioners, version = excluded.version, cpus = excluded.cpus,
+          cpus_promised = excluded.cpus_promised, memory_bytes = excluded.memory_bytes,
+          memory_promised_bytes = excluded.memory_promised_bytes, containers = excluded.containers,
+          disk_free_bytes = excluded.disk_free_bytes, reported_at = excluded.reported_at
+        WHERE provisioner_hosts.reported_at <= excluded.reported_at`.pipe(Effect.orDie, Effect.asVoid)
+    },
+
+    list: (organizationId) =>
+      sql<Row>`SELECT * FROM provisioner_hosts WHERE organization_id = ${organizationId} ORDER BY name`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.map(rowToHost))
+      ),
+
+    find: (organizationId, name) =>
+      sql<Row>`SELECT * FROM provisioner_hosts WHERE organization_id = ${organizationId} AND name = ${name}`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => first(rs, rowToHost))
+      )
+  })
+})
+
+export const layer: Layer.Layer<ProvisionerHostRepo, never, SqlClient.SqlClient> = Layer.effect(
+  ProvisionerHostRepo,
+  make
+)
