@@ -9,7 +9,7 @@
  */
 import { dockerClient, LABEL_WORKSPACE_ID } from "@workbay/docker"
 import Docker from "dockerode"
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -150,6 +150,15 @@ describe.skipIf(made === null)("workbay provisioner start", () => {
       expect(host.containers).toBeGreaterThanOrEqual(1)
       expect(host.disk_free_bytes).toBeGreaterThan(0)
     }, 30_000)
+
+    // The build's resources name the host; `workbay list` shows it.
+    expect(built.latest_build.resources[0].metadata).toContainEqual({ key: "host", value: "host-1", sensitive: false })
+    const listed = spawnSync(process.execPath, [cli, "list"], {
+      env: { ...process.env, HOME: dir, WORKBAY_URL: server.url, WORKBAY_SESSION_TOKEN: token },
+      encoding: "utf8"
+    })
+    expect(listed.stdout).toMatch(/HOST/i)
+    expect(listed.stdout).toMatch(/box\s.*host-1/)
 
     // The server restarts on the same data: the daemon reconnects and takes the stop.
     await server.stop()

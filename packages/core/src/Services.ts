@@ -52,6 +52,7 @@ import { OAuth2Provider } from "./oauth2/OAuth2Provider.js"
 import { OAuth2Settings } from "./oauth2/OAuth2Settings.js"
 import { Organizations } from "./organizations/Organizations.js"
 import { JobSignal } from "./provisioners/JobSignal.js"
+import { Placement } from "./provisioners/Placement.js"
 import { ProvisionerDaemons } from "./provisioners/ProvisionerDaemons.js"
 import { ProvisionerHosts } from "./provisioners/ProvisionerHosts.js"
 import type { ProvisionerJobRecord } from "./provisioners/ProvisionerJob.js"
@@ -133,7 +134,8 @@ const services = Layer.mergeAll(
   WorkspaceSharing.Default
 ).pipe(Layer.provideMerge(notifications), Layer.provideMerge(ports))
 
-const views = Layer.mergeAll(ProvisionerJobViews.Default, ProvisionerKeys.Default, ProvisionerHosts.Default).pipe(
+const views = Placement.Default.pipe(
+  Layer.provideMerge(Layer.mergeAll(ProvisionerJobViews.Default, ProvisionerKeys.Default, ProvisionerHosts.Default)),
   Layer.provideMerge(services)
 )
 

@@ -237,6 +237,18 @@ export {
   serveDaemon
 } from "./provisioners/ExternalDaemon.js"
 export {
+  decidePlacement,
+  formatSize,
+  type HostRoom,
+  MIN_DISK_FREE,
+  Placement,
+  PLACEMENT_CHOICES,
+  PLACEMENT_HOLD,
+  type PlacementAsk,
+  type PlacementDecision,
+  roomOf
+} from "./provisioners/Placement.js"
+export {
   type AgentApp,
   type AgentMetadataItem,
   type AgentScript,
@@ -467,6 +479,8 @@ export {
   makeTemplateProvisioner,
   makeWorkbayProvisioner,
   type TemplateApply,
+  type TemplateDemand,
+  templateDemand,
   type TemplateDriver,
   type TemplateProvisionerOptions,
   WORKBAY_PROVISIONER,

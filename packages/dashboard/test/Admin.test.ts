@@ -4,9 +4,10 @@
  * shown by `POST /authcheck` (to the owner, not to a member, who is refused at an admin address
  * with a message), users (create with the form's checks, search, roles, suspend, which sends the
  * suspended user's open page to sign in, activate, delete), the audit log (its `q` filter and
- * pages), an organization's members, groups and custom roles, appearance (the service banner),
- * deployment settings, licenses, health, and the insights' charts with their tables. axe on every
- * page (the users page in dark too). One service and one browser for the file's tests.
+ * pages), an organization's members, groups, custom roles and provisioners (a host that a daemon
+ * connected with a provisioner key reports), appearance (the service banner), deployment
+ * settings, licenses, health, and the insights' charts with their tables. axe on every page (the
+ * users page in dark too). One service and one browser for the file's tests.
  *
  * Skipped, saying so, when /usr/bin/chromium is missing; under CI that fails instead.
  */
@@ -24,6 +25,7 @@ import {
   startWithOwner,
   type TestUser
 } from "../../http/test/support.js"
+import { connect } from "../../http/test/websocket.js"
 import { portShareTemplate, seedWorkspace } from "../../http/test/workspaces/portShareFixtures.js"
 import {
   browserAvailable,
@@ -638,7 +640,50 @@ describe.skipIf(!available)("the administration in Chromium", () => {
     await page.getByRole("navigation", { name: "Organization" }).getByRole("link", { name: "Provisioners" }).click()
     await page.getByRole("table", { name: "Provisioner daemons" }).getByRole("rowheader", { name: /built-in-1/ })
       .waitFor()
+    // No hosts until an external daemon names one and reports its capacity.
+    await page.getByRole("paragraph").filter({ hasText: "No provisioner hosts" }).waitFor()
+    expect(await page.getByRole("table", { name: "Provisioner hosts" }).count()).toBe(0)
     await expectAccessible(page)
+
+    // A daemon with a provisioner key names its host and reports it; the page (reloaded) shows its figures.
+    const key = await owner.post(`/organizations/${orgId}/provisionerkeys`, { name: "rack", tags: { pool: "rack" } })
+    expect(key.status, JSON.stringify(key.body)).toBe(201)
+    const daemon = await connect(
+      `${srv.wsUrl}/api/v2/organizations/${orgId}/provisionerdaemons/serve?provisioner=docker&name=docker-a&host=rack-7`,
+      { "Coder-Provisioner-Daemon-Key": key.body.key, "Coder-Build-Version": "v2.24.1" }
+    )
+    try {
+      await expect.poll(() => daemon.messages.length).toBeGreaterThan(0)
+      daemon.socket.send(JSON.stringify({
+        type: "capacity",
+        cpus: 16,
+        memory_bytes: 64 * 1024 ** 3,
+        memory_promised_bytes: 1.5 * 1024 ** 3,
+        cpus_promised: 4.5,
+        containers: 3,
+        disk_free_bytes: null
+      }))
+      await expect.poll(async () => (await owner.get(`/organizations/${orgId}/provisionerhosts`)).body.length).toBe(1)
+      await page.reload()
+      const host = page.getByRole("table", { name: "Provisioner hosts" }).getByRole("row", { name: /rack-7/ })
+      await host.waitFor()
+      expect(await host.getByRole("cell").allTextContents()).toEqual([
+        "connected",
+        "pool=rack scope=organization",
+        "v2.24.1",
+        "4.5 of 16",
+        "1.5 GiB of 64 GiB",
+        "3",
+        "unknown",
+        "docker-a",
+        expect.stringMatching(/^(now|\d+ seconds ago)$/)
+      ])
+      await page.getByRole("table", { name: "Provisioner daemons" }).getByRole("rowheader", { name: /docker-a/ })
+        .waitFor()
+      await expectAccessible(page)
+    } finally {
+      daemon.socket.close()
+    }
   })
 
   it("saves the appearance (the banner shown above the pages) and shows settings, licenses and health", async () => {

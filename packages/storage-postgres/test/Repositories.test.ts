@@ -145,3 +145,10 @@ provisionerKeyRepositorySuite(
   () => freshStorage(url, { maxConnections: 4 }),
   { skip: url === null }
 )
+
+import { provisionerHostRepositorySuite } from "../../storage-sql/test/provisioners/ProvisionerHostRepositorySuite.js"
+provisionerHostRepositorySuite(
+  "Postgres",
+  () => freshStorage(url, { maxConnections: 4 }),
+  { skip: url === null }
+)

@@ -50,6 +50,7 @@ import { migration as m0047 } from "./migrations/0047_oauth2_scopes.js"
 import { migration as m0048 } from "./migrations/0048_idp_sync.js"
 import { migration as m0049 } from "./migrations/0049_prebuilds_user.js"
 import { migration as m0050 } from "./migrations/0050_provisioner_hosts.js"
+import { migration as m0051 } from "./migrations/0051_job_hosts.js"
 import type { DialectTypes } from "./Schema.js"
 
 const run = (statements: ReadonlyArray<string>) =>
@@ -104,7 +105,8 @@ export const migrations = (types: DialectTypes) => ({
   "0047_oauth2_scopes": run(m0047(types)),
   "0048_idp_sync": run(m0048(types)),
   "0049_prebuilds_user": run(m0049(types)),
-  "0050_provisioner_hosts": run(m0050(types))
+  "0050_provisioner_hosts": run(m0050(types)),
+  "0051_job_hosts": run(m0051(types))
 })
 
 /**

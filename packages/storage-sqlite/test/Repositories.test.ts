@@ -332,3 +332,6 @@ taskRepositorySuite("SQLite", "sqlite", () => Sqlite.layer({ filename: ":memory:
 
 import { provisionerKeyRepositorySuite } from "../../storage-sql/test/provisioners/ProvisionerKeyRepositorySuite.js"
 provisionerKeyRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
+
+import { provisionerHostRepositorySuite } from "../../storage-sql/test/provisioners/ProvisionerHostRepositorySuite.js"
+provisionerHostRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))

@@ -26,19 +26,27 @@ export const list = async (ctx: Context, flags: { readonly all?: boolean; readon
     client.rest.GET("/api/v2/workspaces", { params: { query: q === "" ? {} : { q } } })
   )
   if (ctx.output === "json") return printJson(workspaces)
+  // Workspaces on provisioner hosts (docs/provisioner-daemons.md) show their host; others have no such column.
+  const hosts = workspaces.map(hostOf)
+  const anyHost = hosts.some((h) => h !== "")
   printTable(
-    ["workspace", "template", "status", "healthy", "last built", "outdated"],
-    workspaces.map((w) => [
+    ["workspace", "template", "status", "healthy", "last built", "outdated", ...(anyHost ? ["host"] : [])],
+    workspaces.map((w, i) => [
       `${w.owner_name}/${w.name}`,
       w.template_name ?? "",
       statusOf(w),
       w.latest_build?.status === "running" ? String(w.health?.healthy ?? "") : "",
       ago(w.latest_build?.created_at),
-      String(w.outdated ?? false)
+      String(w.outdated ?? false),
+      ...(anyHost ? [hosts[i]!] : [])
     ]),
     "workspaces"
   )
 }
+
+/** The provisioner host a workspace's latest build ran on (its resources' `host` metadata), or "". */
+export const hostOf = (w: Workspace): string =>
+  (w.latest_build?.resources ?? []).flatMap((r) => r.metadata ?? []).find((m) => m.key === "host")?.value ?? ""
 
 const statusOf = (w: Workspace): string => {
   const s: string = w.latest_build.status

@@ -369,7 +369,8 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
       name: hello.name,
       provisioners: hello.provisioners,
       tags: hello.tags,
-      organization_id: hello.key.organization_id
+      organization_id: hello.key.organization_id,
+      ...(hello.host === undefined ? {} : { host: hello.host })
     }
     const send = (message: object) => channel.send(JSON.stringify(message)).pipe(Effect.ignore)
     const sendError = (code: string, message: string, jobId?: string) =>

@@ -66,6 +66,8 @@ export class ProvisionerHostRepo extends Context.Tag("@workbay/core/ProvisionerH
   /** The organization's hosts, by name. */
   readonly list: (organizationId: string) => Effect.Effect<ReadonlyArray<ProvisionerHostRecord>>
   readonly find: (organizationId: string, name: string) => Effect.Effect<Option.Option<ProvisionerHostRecord>>
+  /** Deletes hosts not reported since `olderThan`; answers how many. */
+  readonly purge: (olderThan: Date) => Effect.Effect<number>
 }>() {}
 
 export const provisionerHostStatuses = ["connected", "offline"] as const

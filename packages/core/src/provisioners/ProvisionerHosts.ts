@@ -29,6 +29,9 @@ import type { ProvisionerTags } from "./ProvisionerJob.js"
 export const HOST_FLUSH_INTERVAL: Duration.Duration = Duration.seconds(5)
 /** A host whose figures did not change is written this often (its `last_seen_at`). */
 export const HOST_REFRESH_INTERVAL: Duration.Duration = Duration.seconds(15)
+/** Hosts not reported for this long are deleted (checked at most every {@link HOST_PURGE_EVERY}). */
+export const HOST_PURGE_AGE: Duration.Duration = Duration.days(7)
+export const HOST_PURGE_EVERY: Duration.Duration = Duration.hours(1)
 /** Rows per statement. */
 export const HOST_FLUSH_BATCH = 500
 
@@ -56,6 +59,7 @@ export class ProvisionerHosts extends Effect.Service<ProvisionerHosts>()("@workb
     const latest = new Map<string, ProvisionerHostRecord>()
     /** What was last written of each host, and when. */
     const written = new Map<string, { readonly record: ProvisionerHostRecord; readonly at: number }>()
+    let lastPurge = -Infinity
 
     /** Keeps a daemon's report (written at the next flush); sync, so a report never waits on the database. */
     const report = (reporter: HostReporter, capacity: HostCapacity) =>
@@ -77,7 +81,7 @@ export class ProvisionerHosts extends Effect.Service<ProvisionerHosts>()("@workb
       const due: Array<ProvisionerHostRecord> = []
       for (const [key, record] of latest) {
         const last = written.get(key)
-        if (last !== undefined && last.record.reported_at.getTime() === record.reported_at.getTime()) continue
+        if (last?.record === record) continue
         if (last === undefined || !sameFigures(last.record, record) || at - last.at >= refresh) due.push(record)
       }
       for (let i = 0; i < due.length; i += HOST_FLUSH_BATCH) {
@@ -92,6 +96,11 @@ export class ProvisionerHosts extends Effect.Service<ProvisionerHosts>()("@workb
           written.delete(key)
         }
       }
+      // Hosts gone for a week leave the listing (the described system purges daemons after 7 days).
+      if (at - lastPurge >= Duration.toMillis(HOST_PURGE_EVERY)) {
+        lastPurge = at
+        yield* repo.purge(new Date(at - Duration.toMillis(HOST_PURGE_AGE)))
+      }
       return due.length
     }).pipe(span("ProvisionerHosts.flush"))
 
@@ -102,9 +111,13 @@ export class ProvisionerHosts extends Effect.Service<ProvisionerHosts>()("@workb
         for (const r of latest.values()) {
           if (r.organization_id !== organizationId) continue
           const s = byName.get(r.name)
-          if (s === undefined || s.reported_at.getTime() < r.reported_at.getTime()) byName.set(r.name, r)
+          // The stored row knows when the host was first seen (by any replica, before any restart).
+          if (s === undefined) byName.set(r.name, r)
+          else if (s.reported_at.getTime() < r.reported_at.getTime()) {
+            byName.set(r.name, { ...r, first_seen_at: s.first_seen_at })
+          }
         }
-        return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name))
+        return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       })
 
     /** `GET /organizations/{organization}/provisionerhosts`: who may read daemons may read their hosts. */

@@ -71,13 +71,24 @@ export interface ProvisionerJobRecord {
   readonly worker_name: string
   readonly logs_length: number
   readonly logs_overflowed: boolean
+  /**
+   * The host the job must run on (docs/provisioner-daemons.md, "Placement"): placed there, pinned
+   * there (a workspace's later builds), or stamped by the host's daemon that claimed it; `null`
+   * for a job any worker may take (absent in records made before hosts).
+   */
+  readonly host?: string | null | undefined
+  /** What the placement counted against the host: the memory and CPU limits the build asks for. */
+  readonly placed_memory_bytes?: number | undefined
+  readonly placed_cpus?: number | undefined
 }
 
 /** A new job: the queue sets the rest (pending, no worker, no logs). */
-export type NewProvisionerJob = Pick<
-  ProvisionerJobRecord,
-  "id" | "created_at" | "organization_id" | "initiator_id" | "provisioner" | "type" | "file_id" | "input" | "tags"
->
+export type NewProvisionerJob =
+  & Pick<
+    ProvisionerJobRecord,
+    "id" | "created_at" | "organization_id" | "initiator_id" | "provisioner" | "type" | "file_id" | "input" | "tags"
+  >
+  & Pick<ProvisionerJobRecord, "host" | "placed_memory_bytes" | "placed_cpus">
 
 /** A worker asking for a job: the provisioner types it runs and its tags. */
 export interface ProvisionerWorker {
@@ -87,6 +98,12 @@ export interface ProvisionerWorker {
   readonly tags: ProvisionerTags
   /** Only jobs of this organization (an external daemon's); none: every organization (the built-in workers). */
   readonly organization_id?: string | undefined
+  /**
+   * The host it runs jobs on (an external daemon that named one): it takes the jobs placed or
+   * pinned there and those of no host (stamping its own on them); a worker of no host takes
+   * only jobs of no host.
+   */
+  readonly host?: string | undefined
 }
 
 /**
@@ -250,6 +267,18 @@ export class ProvisionerJobRepo extends Context.Tag("@workbay/core/ProvisionerJo
   readonly requestCancel: (jobId: string, now: Date) => Effect.Effect<Option.Option<ProvisionerJobRecord>>
   /** Fails every started, unfinished job not updated since `olderThan`, with `error`; answers their ids. */
   readonly failHung: (olderThan: Date, error: string, now: Date) => Effect.Effect<ReadonlyArray<string>>
+  /** Jobs bound to a host (placed or pinned) that no worker took, queued before `createdBefore`. */
+  readonly pendingOnHosts: (createdBefore: Date) => Effect.Effect<ReadonlyArray<ProvisionerJobRecord>>
+  /** Fails a job no worker took (with `error`): the job answers, none when it was taken or had ended. */
+  readonly failPending: (jobId: string, error: string, now: Date) => Effect.Effect<Option.Option<ProvisionerJobRecord>>
+  /**
+   * What placements counted against each host of the organization and its reports may not show
+   * yet: the asks of jobs placed there that are unfinished or ended after `endedAfter`.
+   */
+  readonly placedLoad: (
+    organizationId: string,
+    endedAfter: Date
+  ) => Effect.Effect<ReadonlyMap<string, { readonly memory_bytes: number; readonly cpus: number }>>
   /** Stores `logs` unless the job's logs would pass `maxBytes` of output: then none are stored and `logs_overflowed` is set. */
   readonly appendLogs: (
     jobId: string,

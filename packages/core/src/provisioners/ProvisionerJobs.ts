@@ -22,6 +22,7 @@ import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { ProvisionerJobsHung } from "./Events.js"
 import { JobSignal } from "./JobSignal.js"
+import { daemonStatus, ProvisionerDaemonRepo } from "./ProvisionerDaemon.js"
 import {
   type AppendLogsResult,
   DEFAULT_MAX_JOB_LOG_BYTES,
@@ -103,6 +104,13 @@ export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay
         yield* signal.notify
         return queued
       }).pipe(span("ProvisionerJobs.enqueue"))
+
+    /** Fails a job no worker took yet (a start no host has room for): the job, or none when it was taken or ended. */
+    const failPending = (jobId: string, error: string) =>
+      Effect.flatMap(now, (at) => jobs.failPending(jobId, error, at)).pipe(
+        Effect.tap(Option.match({ onNone: () => Effect.void, onSome: (job) => signalLogs(job.id, JOB_SIGNAL_JOB) })),
+        span("ProvisionerJobs.failPending")
+      )
 
     /**
      * The oldest pending job `worker` serves, now running on it; none when there is none. The
@@ -239,6 +247,7 @@ export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay
     return {
       enqueue,
       acquire,
+      failPending,
       heartbeat,
       complete,
       cancel,
@@ -263,6 +272,15 @@ export interface HangDetectorOptions {
 export const DEFAULT_HANG_INTERVAL: Duration.Duration = Duration.minutes(1)
 export const DEFAULT_HANG_TIMEOUT: Duration.Duration = Duration.minutes(5)
 
+/** How long a job bound to a host waits for a daemon of that host before it fails (checked at each sweep). */
+export const DEFAULT_HOST_WAIT: Duration.Duration = Duration.minutes(2)
+
+/** The error of a job whose host had no connected daemon for the wait. */
+export const hostNotConnectedError = (host: string, wait: Duration.Duration) =>
+  `host ${host} is not connected: no provisioner daemon of it took this job within ${
+    Math.round(Duration.toMinutes(wait))
+  } minutes. The workspace's home volume is on that host; start its daemon (workbay provisioner start --name ${host}) and build again.`
+
 /** The error a hung job is failed with. */
 export const hungJobError = (timeout: Duration.Duration) =>
   `Build has been detected as hung for ${Math.round(Duration.toMinutes(timeout))} minutes and will be terminated.`
@@ -275,6 +293,7 @@ export const hungJobError = (timeout: Duration.Duration) =>
 export class HangDetector extends Effect.Service<HangDetector>()("@workbay/core/HangDetector", {
   effect: Effect.gen(function*() {
     const jobs = yield* ProvisionerJobRepo
+    const daemons = yield* ProvisionerDaemonRepo
     const pubsub = yield* PubSub
     const events = yield* Events
 
@@ -282,13 +301,51 @@ export class HangDetector extends Effect.Service<HangDetector>()("@workbay/core/
      * One sweep at the clock's now; answers how many jobs it failed (and signals each one's
      * followers; a failed build or import is notified as any failed one).
      */
-    const detectOnce = (timeout: Duration.DurationInput = DEFAULT_HANG_TIMEOUT) =>
+    /**
+     * Fails jobs bound to a host (placed or pinned) that waited `wait` with no live daemon of
+     * that host to take them: a build never waits silently for a machine that is gone.
+     */
+    const strandedOnce = (wait: Duration.Duration) =>
+      Effect.gen(function*() {
+        const at = yield* Clock.currentTimeMillis
+        const waiting = yield* jobs.pendingOnHosts(new Date(at - Duration.toMillis(wait)))
+        const live = new Map<string, ReadonlySet<string>>()
+        let failed = 0
+        for (const job of waiting) {
+          let hosts = live.get(job.organization_id)
+          if (hosts === undefined) {
+            hosts = new Set(
+              (yield* daemons.serving(job.organization_id)).filter((d) => daemonStatus(d, at) !== "offline").flatMap((
+                d
+              ) => d.host === null || d.host === undefined ? [] : [d.host])
+            )
+            live.set(job.organization_id, hosts)
+          }
+          if (hosts.has(job.host!)) continue
+          const error = hostNotConnectedError(job.host!, wait)
+          const done = yield* jobs.failPending(job.id, error, new Date(at))
+          if (done._tag === "None") continue
+          failed++
+          yield* pubsub.publish(jobLogsChannel(job.id), JOB_SIGNAL_JOB)
+          yield* events.publish(new ProvisionerJobsHung({ jobIds: [job.id], error }))
+        }
+        return failed
+      })
+
+    const detectOnce = (
+      timeout: Duration.DurationInput = DEFAULT_HANG_TIMEOUT,
+      hostWait: Duration.DurationInput = DEFAULT_HOST_WAIT
+    ) =>
       Effect.gen(function*() {
         const d = Duration.decode(timeout)
         const at = yield* Clock.currentTimeMillis
         const failed = yield* jobs.failHung(new Date(at - Duration.toMillis(d)), hungJobError(d), new Date(at))
         yield* Effect.forEach(failed, (id) => pubsub.publish(jobLogsChannel(id), JOB_SIGNAL_JOB), { discard: true })
         yield* events.publish(new ProvisionerJobsHung({ jobIds: failed, error: hungJobError(d) }))
+        const stranded = yield* strandedOnce(Duration.decode(hostWait))
+        if (stranded > 0) {
+          yield* Effect.logWarning(`Failed ${stranded} provisioner job(s) whose host has no connected daemon.`)
+        }
         return failed.length
       }).pipe(span("HangDetector.detectOnce"))
 

@@ -25,6 +25,8 @@ import {
   DOCKER_CONTAINER,
   DOCKER_VOLUME,
   fitsType,
+  parseCpus,
+  parseMemory,
   parseTemplate,
   stringValue,
   substitute,
@@ -510,6 +512,51 @@ export const makeTemplateProvisioner = (options: TemplateProvisionerOptions): Pr
 
   return { type: options.type, import: importTemplate, build }
 }
+
+/** What a workspace's start asks of its host: the sum of its containers' memory and CPU limits. */
+export interface TemplateDemand {
+  readonly memory_bytes: number
+  readonly cpus: number
+}
+
+/**
+ * What a start of this template with these values asks of the host it runs on (placement,
+ * docs/provisioner-daemons.md): the memory and CPU limits of its `docker_container` resources,
+ * references substituted as the build substitutes them (a container without a limit asks none).
+ * `undefined` when the archive holds no template file or its values do not resolve: the build
+ * itself then fails with the reason, on whichever host takes it.
+ */
+export const templateDemand = (
+  input: Pick<BuildInput, "archive" | "content_type" | "variable_values" | "parameter_values" | "workspace">,
+  limits: ArchiveLimits = defaultArchiveLimits
+): Effect.Effect<TemplateDemand | undefined> =>
+  Effect.gen(function*() {
+    const logger = makeLogger(undefined)
+    const template = yield* loadTemplate(input.archive, input.content_type, limits, logger)
+    const variables = yield* resolveVariables(template, input.variable_values, logger, "Placement")
+    const given = new Map(input.parameter_values.map((p) => [p.name, p.value]))
+    const subs: Substitutions = {
+      param: new Map(
+        (template.parameters ?? []).map((p) => [
+          p.name,
+          given.get(p.name) ?? (p.default === undefined ? "" : stringValue(p.default))
+        ])
+      ),
+      var: new Map(variables.map((v) => [v.name, v.value])),
+      workspace: input.workspace
+    }
+    let memory_bytes = 0
+    let cpus = 0
+    for (const r of template.resources ?? []) {
+      if (r.type !== DOCKER_CONTAINER || r.container === undefined || !inTransition(r, "start")) continue
+      const figure = (v: string | number | undefined) => v === undefined ? undefined : substitute(String(v), subs)
+      const memory = figure(r.container.memory)
+      const cpu = figure(r.container.cpus)
+      memory_bytes += memory === undefined ? 0 : parseMemory(memory) ?? 0
+      cpus += cpu === undefined ? 0 : parseCpus(cpu) ?? 0
+    }
+    return { memory_bytes, cpus }
+  }).pipe(Effect.catchAll(() => Effect.succeed(undefined)))
 
 /** Docker's resource types belong to the `docker` provisioner: the records-only one refuses them. */
 const refuseDocker = (template: TemplateSpec): ReadonlyArray<TemplateIssue> =>

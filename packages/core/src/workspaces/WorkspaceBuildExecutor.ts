@@ -365,9 +365,18 @@ const runBuild = (
     }
 
     const at = yield* now
-    const made = yield* toStored(out.resources, build.transition, job.id, at, tokens.forStored)
+    // A build that ran on a provisioner host names it in each resource's metadata (docs/provisioner-daemons.md).
+    const host = job.host ?? null
+    const provisioned = host === null
+      ? out.resources
+      : out.resources.map((r) =>
+        r.metadata.some((m) => m.key === "host")
+          ? r
+          : { ...r, metadata: [...r.metadata, { key: "host", value: host, sensitive: false }] }
+      )
+    const made = yield* toStored(provisioned, build.transition, job.id, at, tokens.forStored)
     // A claimed prebuilt workspace's kept agents take over the tokens of the previous build's.
-    const { stored, retired } = yield* takeOverKeptTokens(build, workspace.id, out.resources, made)
+    const { stored, retired } = yield* takeOverKeptTokens(build, workspace.id, provisioned, made)
     yield* (yield* Transactions).atomic(
       Effect.zipRight(resources.retireAgentTokens(retired, at), resources.insert(stored))
     )

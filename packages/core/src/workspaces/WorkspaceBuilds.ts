@@ -18,10 +18,12 @@ import { BadRequest, Conflict, Forbidden, NotFound, PreconditionFailed, Response
 import { Events } from "../Events.js"
 import { GroupRepo } from "../groups/Group.js"
 import { IdGenerator } from "../Ids.js"
+import { Placement } from "../provisioners/Placement.js"
 import type { NameValue, WorkspaceTransition } from "../provisioners/Provisioner.js"
 import { ProvisionerDaemons } from "../provisioners/ProvisionerDaemons.js"
 import {
   jobStatus,
+  mutateTags,
   type ProvisionerJob,
   type ProvisionerJobLogRecord,
   type ProvisionerJobRecord,
@@ -34,8 +36,10 @@ import { ProvisionerJobViews } from "../provisioners/ProvisionerJobViews.js"
 import { Transactions } from "../Repositories.js"
 import { givenFields } from "../Requests.js"
 import { hasDynamicParameters, parametersForBuild } from "../templates/DynamicParameters.js"
+import { FileRepo } from "../templates/File.js"
 import { templateObject, type TemplateRecord, TemplateRepo } from "../templates/Template.js"
 import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
+import { templateDemand } from "../templates/WorkbayProvisioner.js"
 import { workspaceOwnerData } from "../templates/WorkspaceOwners.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
@@ -129,6 +133,8 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
     const ids = yield* IdGenerator
     const tx = yield* Transactions
     const events = yield* Events
+    const placement = yield* Placement
+    const files = yield* FileRepo
 
     const jobOf = (id: string) => Effect.orDie(jobs.get(id))
 
@@ -297,11 +303,60 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
      * Queues a build and its job, in the caller's transaction: the next build number (two racing
      * builds clash on it: 409), the job on the version's file, provisioner and tags.
      */
+    /**
+     * Where the build's job runs (docs/provisioner-daemons.md, "Placement" and "Pinning"): a
+     * workspace whose earlier build ran on a host stays there (its home volume is there); a first
+     * start is placed by free capacity among the hosts that could run it; otherwise none (any
+     * worker may take it).
+     */
+    const placementOf = (q: QueueBuild) =>
+      Effect.gen(function*() {
+        // An orphan delete calls no provisioner: any worker may record it, the host's gone or not.
+        if (q.orphan) return { _tag: "Unplaced" } as const
+        if (q.previous !== undefined) {
+          const before = yield* jobRepo.findById(q.previous.job_id)
+          const host = Option.isSome(before) ? before.value.host ?? null : null
+          if (host !== null) return { _tag: "Placed", host, ask: undefined } as const
+          return { _tag: "Unplaced" } as const
+        }
+        if (q.transition !== "start") return { _tag: "Unplaced" } as const
+        const demand = Effect.gen(function*() {
+          const file = yield* files.findById(q.importJob.file_id)
+          if (Option.isNone(file)) return undefined
+          const owner = yield* users.findById(q.workspace.owner_id)
+          return yield* templateDemand({
+            archive: file.value.data,
+            content_type: file.value.mimetype,
+            variable_values: q.version.user_variable_values,
+            parameter_values: q.parameters,
+            workspace: {
+              id: q.workspace.id,
+              name: q.workspace.name,
+              owner: Option.match(owner, { onNone: () => "", onSome: (u) => u.username })
+            }
+          })
+        })
+        return yield* placement.place({
+          organization_id: q.workspace.organization_id,
+          provisioner: q.importJob.provisioner,
+          tags: mutateTags(q.initiatorId, q.version.tags)
+        }, demand)
+      })
+
     const queue = (q: QueueBuild) =>
       Effect.gen(function*() {
         const at = yield* now
         const buildId = yield* ids.uuid
+        const placed = yield* placementOf(q)
         const job = yield* jobs.enqueue({
+          ...(placed._tag === "Placed"
+            ? {
+              host: placed.host,
+              ...(placed.ask === undefined
+                ? {}
+                : { placed_memory_bytes: placed.ask.memory_bytes, placed_cpus: placed.ask.cpus })
+            }
+            : {}),
           organization_id: q.workspace.organization_id,
           initiator_id: q.initiatorId,
           provisioner: q.importJob.provisioner,
@@ -332,6 +387,11 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         yield* builds.insert(build).pipe(
           Effect.catchTag("UniqueViolation", () => Effect.fail(buildActive()))
         )
+        // No host has room: the build fails at once and says why (never a silent wait).
+        if (placed._tag === "NoRoom") {
+          const failed = yield* jobs.failPending(job.id, placed.message)
+          return { build, job: Option.getOrElse(failed, () => job) }
+        }
         return { build, job }
       })
 

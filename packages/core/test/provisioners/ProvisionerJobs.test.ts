@@ -8,12 +8,13 @@ import {
   HangDetector,
   jobStatus,
   mutateTags,
+  ProvisionerDaemons,
   ProvisionerJob,
   ProvisionerJobMetadata,
   ProvisionerJobs,
   type ProvisionerWorker
 } from "@workbay/core"
-import { Duration, Effect, Exit, Layer, Schema } from "effect"
+import { Duration, Effect, Exit, Layer, Option, Schema } from "effect"
 import * as TestClock from "effect/TestClock"
 import { randomUUID } from "node:crypto"
 import { toProvisionerJob } from "../../src/provisioners/ProvisionerJob.js"
@@ -227,6 +228,55 @@ describe("HangDetector.periodic with the TestClock", () => {
       expect(jobStatus(yield* jobs.get(waiting.id))).toBe("pending")
       // Its worker comes back too late.
       expect(yield* errorOf(jobs.complete(quiet.id, w1.id))).toMatchObject({ _tag: "Conflict" })
+    }).pipe(Effect.provide(services())))
+
+  it.effect("fails a job bound to a host with no live daemon after the wait, with the host's name; a served one waits", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const jobs = yield* ProvisionerJobs
+      const daemons = yield* ProvisionerDaemons
+      const detector = yield* HangDetector
+      const enqueueOn = (host: string) =>
+        jobs.enqueue({
+          organization_id: ORG,
+          initiator_id: ANN,
+          provisioner: "docker",
+          type: "workspace_build",
+          file_id: randomUUID(),
+          input: { workspace_build_id: randomUUID() },
+          tags: {},
+          host
+        })
+      const gone = yield* enqueueOn("gone")
+      const served = yield* enqueueOn("alive")
+      const alive = worker({ provisioners: ["docker"], organization_id: ORG, host: "alive" })
+      yield* daemons.register(alive, {
+        organization_id: ORG,
+        key_id: randomUUID(),
+        key_name: "k",
+        version: "",
+        api_version: "1.2",
+        host: "alive"
+      })
+      // Within the wait, nothing is failed.
+      yield* TestClock.adjust(Duration.minutes(1))
+      yield* daemons.seen(alive.id)
+      yield* detector.detectOnce()
+      expect(jobStatus(yield* jobs.get(gone.id))).toBe("pending")
+      yield* TestClock.adjust(Duration.minutes(2))
+      yield* daemons.seen(alive.id)
+      yield* detector.detectOnce()
+      const failed = yield* jobs.get(gone.id)
+      expect(jobStatus(failed)).toBe("failed")
+      expect(failed.error).toMatch(
+        /^host gone is not connected: no provisioner daemon of it took this job within 2 minutes/
+      )
+      expect(jobStatus(yield* jobs.get(served.id))).toBe("pending")
+      // Only the host's daemon takes the other: a worker of another host or of none does not.
+      expect(Option.isNone(yield* jobs.acquire(worker({ provisioners: ["docker"], host: "other" })))).toBe(true)
+      expect(Option.isNone(yield* jobs.acquire(worker({ provisioners: ["docker"] })))).toBe(true)
+      const taken = yield* jobs.acquire(alive)
+      expect(Option.isSome(taken) && taken.value.id).toBe(served.id)
     }).pipe(Effect.provide(services())))
 
   it.scoped("stops when its scope closes", () =>

@@ -2,17 +2,35 @@ import { useQuery } from "@tanstack/react-query"
 import { useParams } from "react-router"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { Time } from "../ui/Time.tsx"
-import { daemonsQuery, jobsQuery } from "./queries.ts"
+import { daemonsQuery, hostsQuery, jobsQuery } from "./queries.ts"
 
 const tags = (t: Record<string, string>) => Object.entries(t).map(([k, v]) => `${k}=${v}`).join(" ")
 
+const figure = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 })
+const sized = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 })
+const BYTE_UNITS: ReadonlyArray<readonly [string, number]> = [
+  ["TiB", 1024 ** 4],
+  ["GiB", 1024 ** 3],
+  ["MiB", 1024 ** 2],
+  ["KiB", 1024]
+]
+
+/** "512 MiB", "1.5 GiB": in the largest binary unit the amount reaches. */
+const bytes = (n: number) => {
+  const unit = BYTE_UNITS.find(([, size]) => n >= size)
+  return unit === undefined ? `${sized.format(n)} B` : `${sized.format(n / unit[1])} ${unit[0]}`
+}
+
 /**
- * An organization's provisioner daemons (`GET /organizations/{org}/provisionerdaemons`) and its
- * latest jobs (`GET /organizations/{org}/provisionerjobs?limit=50`).
+ * An organization's provisioner daemons (`GET /organizations/{org}/provisionerdaemons`), the hosts
+ * its external daemons run workspaces on with their latest capacity (`GET
+ * /organizations/{org}/provisionerhosts`), and its latest jobs (`GET
+ * /organizations/{org}/provisionerjobs?limit=50`).
  */
 export const ProvisionersPage = () => {
   const { org = "" } = useParams()
   const daemons = useQuery(daemonsQuery(org))
+  const hosts = useQuery(hostsQuery(org))
   const jobs = useQuery(jobsQuery(org))
   return (
     <>
@@ -47,6 +65,58 @@ export const ProvisionersPage = () => {
               ))}
             </tbody>
           </table>
+        )}
+      <h2>Provisioner hosts</h2>
+      <ErrorMessage error={hosts.error} />
+      {hosts.data === undefined ? <p role="status">Loading hosts…</p> : hosts.data.length === 0
+        ? (
+          <p className="empty">
+            No provisioner hosts: a host appears here when a <code>workbay provisioner start</code>{" "}
+            daemon connects and reports its capacity.
+          </p>
+        )
+        : (
+          <>
+            <p className="hint">
+              CPUs and memory: what the host's running workspace containers were promised (the sum of their limits), of
+              the host's total.
+            </p>
+            <table className="hosts">
+              <caption className="visually-hidden">Provisioner hosts</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Tags</th>
+                  <th scope="col">Version</th>
+                  <th scope="col">CPUs</th>
+                  <th scope="col">Memory</th>
+                  <th scope="col">Containers</th>
+                  <th scope="col">Free disk</th>
+                  <th scope="col">Daemons</th>
+                  <th scope="col">Last seen</th>
+                </tr>
+              </thead>
+              <tbody>
+                {hosts.data.map((h) => (
+                  <tr key={h.name}>
+                    <th scope="row">{h.name}</th>
+                    <td>{h.status}</td>
+                    <td className="tags">{tags(h.tags)}</td>
+                    <td>{h.version}</td>
+                    <td className="figure">{`${figure.format(h.cpus_promised)} of ${figure.format(h.cpus)}`}</td>
+                    <td className="figure">{`${bytes(h.memory_promised_bytes)} of ${bytes(h.memory_bytes)}`}</td>
+                    <td>{figure.format(h.containers)}</td>
+                    <td className="figure">{h.disk_free_bytes === null ? "unknown" : bytes(h.disk_free_bytes)}</td>
+                    <td>{h.daemons.length === 0 ? "—" : h.daemons.join(", ")}</td>
+                    <td>
+                      <Time value={h.last_seen_at} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
         )}
       <h2>Provisioner jobs</h2>
       <ErrorMessage error={jobs.error} />

@@ -44,6 +44,9 @@ export const organizationsApi = {
     ),
   daemons: (organization: string) =>
     unwrap(client.GET("/api/v2/organizations/{organization}/provisionerdaemons", org(organization))),
+  /** The machines its external daemons run workspaces on, with their latest capacity (Workbay's own route). */
+  hosts: (organization: string) =>
+    unwrap(client.GET("/api/v2/organizations/{organization}/provisionerhosts", org(organization))),
   jobs: (organization: string) =>
     unwrap(
       client.GET("/api/v2/organizations/{organization}/provisionerjobs", {

@@ -9,6 +9,7 @@ export const organizationKeys = {
   /** Its built-in and custom roles (the members' roles, the roles page, IdP role sync). */
   roles: (org: string) => ["org-roles", org] as const,
   daemons: (org: string) => ["daemons", org] as const,
+  hosts: (org: string) => ["provisioner-hosts", org] as const,
   jobs: (org: string) => ["jobs", org] as const
 }
 
@@ -25,6 +26,10 @@ export const rolesQuery = (org: string) =>
 
 export const daemonsQuery = (org: string) =>
   queryOptions({ queryKey: organizationKeys.daemons(org), queryFn: () => api.daemons(org) })
+
+/** Hosts report every few seconds: their figures are read again every 10 s while the page is open. */
+export const hostsQuery = (org: string) =>
+  queryOptions({ queryKey: organizationKeys.hosts(org), queryFn: () => api.hosts(org), refetchInterval: 10_000 })
 
 export const jobsQuery = (org: string) =>
   queryOptions({ queryKey: organizationKeys.jobs(org), queryFn: () => api.jobs(org) })

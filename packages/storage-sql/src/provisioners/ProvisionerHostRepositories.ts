@@ -60,6 +60,12 @@ export const make = Effect.gen(function*() {
         Effect.map((rs) => rs.map(rowToHost))
       ),
 
+    purge: (olderThan) =>
+      sql<Row>`DELETE FROM provisioner_hosts WHERE reported_at < ${olderThan.toISOString()} RETURNING name`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.length)
+      ),
+
     find: (organizationId, name) =>
       sql<Row>`SELECT * FROM provisioner_hosts WHERE organization_id = ${organizationId} AND name = ${name}`.pipe(
         Effect.orDie,

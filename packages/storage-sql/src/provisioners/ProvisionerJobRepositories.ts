@@ -62,7 +62,10 @@ const rowToJob = columns<ProvisionerJobRecord>("provisioner_jobs", {
   worker_id: nullableText,
   worker_name: text,
   logs_length: int,
-  logs_overflowed: bool
+  logs_overflowed: bool,
+  host: nullableText,
+  placed_memory_bytes: int,
+  placed_cpus: int
 }).read
 
 const rowToLog = columns<ProvisionerJobLogRecord>("provisioner_job_logs", {
@@ -188,7 +191,10 @@ export const make = Effect.gen(function*() {
           type: job.type,
           file_id: job.file_id,
           input: JSON.stringify(job.input),
-          tags: JSON.stringify(job.tags)
+          tags: JSON.stringify(job.tags),
+          host: job.host ?? null,
+          placed_memory_bytes: job.placed_memory_bytes ?? 0,
+          placed_cpus: job.placed_cpus ?? 0
         })
       } RETURNING *`.pipe(Effect.orDie, Effect.map((rs) => rowToJob(rs[0]!))),
 
@@ -207,10 +213,12 @@ export const make = Effect.gen(function*() {
         WHERE ${sql.unsafe(PENDING)} AND ${sql.in("provisioner", worker.provisioners)}
           AND ${tagsWithin("tags", worker.tags)}
           AND ${worker.organization_id === undefined ? sql`1 = 1` : sql`organization_id = ${worker.organization_id}`}
+          AND ${worker.host === undefined ? sql`host IS NULL` : sql`(host IS NULL OR host = ${worker.host})`}
         ORDER BY created_at LIMIT 1`
       return withTransaction(Effect.gen(function*() {
         const claimed = yield* one(sql<Row>`UPDATE provisioner_jobs
-          SET started_at = ${at}, updated_at = ${at}, worker_id = ${worker.id}, worker_name = ${worker.name}
+          SET started_at = ${at}, updated_at = ${at}, worker_id = ${worker.id}, worker_name = ${worker.name},
+            host = ${worker.host === undefined ? sql`host` : sql`COALESCE(host, ${worker.host})`}
           WHERE id = (${
           sql.onDialectOrElse({
             pg: () => sql`${candidate} FOR UPDATE SKIP LOCKED`,
@@ -268,6 +276,35 @@ export const make = Effect.gen(function*() {
         yield* recheck(ids)
         return ids
       })).pipe(Effect.orDie),
+
+    pendingOnHosts: (createdBefore) =>
+      sql<Row>`SELECT * FROM provisioner_jobs
+        WHERE host IS NOT NULL AND started_at IS NULL AND completed_at IS NULL
+          AND created_at < ${createdBefore.toISOString()}
+        ORDER BY created_at LIMIT 1000`.pipe(Effect.orDie, Effect.map((rs) => rs.map(rowToJob))),
+
+    failPending: (jobId, error, now) =>
+      withTransaction(Effect.gen(function*() {
+        const done = yield* one(sql<Row>`UPDATE provisioner_jobs
+          SET completed_at = ${now.toISOString()}, updated_at = ${now.toISOString()}, error = ${error}, error_code = ''
+          WHERE id = ${jobId} AND started_at IS NULL AND completed_at IS NULL
+          RETURNING *`)
+        if (Option.isSome(done)) yield* recheck([jobId])
+        return done
+      })).pipe(Effect.orDie),
+
+    placedLoad: (organizationId, endedAfter) =>
+      sql<Row>`SELECT host, SUM(placed_memory_bytes) AS memory_bytes, SUM(placed_cpus) AS cpus
+        FROM provisioner_jobs
+        WHERE organization_id = ${organizationId} AND host IS NOT NULL
+          AND (placed_memory_bytes > 0 OR placed_cpus > 0)
+          AND (completed_at IS NULL OR completed_at > ${endedAfter.toISOString()})
+        GROUP BY host`.pipe(
+        Effect.orDie,
+        Effect.map((rs) =>
+          new Map(rs.map((r) => [String(r.host), { memory_bytes: Number(r.memory_bytes), cpus: Number(r.cpus) }]))
+        )
+      ),
 
     appendLogs: (jobId, logs, maxBytes) =>
       withTransaction(Effect.gen(function*() {

@@ -83,7 +83,10 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
           worker_id: null,
           worker_name: "",
           logs_length: 0,
-          logs_overflowed: false
+          logs_overflowed: false,
+          host: null,
+          placed_memory_bytes: 0,
+          placed_cpus: 0
         }
         expect(stored).toEqual(expected)
         expect(Option.getOrThrow(yield* repo.findById(j.id))).toEqual(expected)
