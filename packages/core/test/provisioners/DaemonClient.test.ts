@@ -14,6 +14,7 @@ import {
   runDaemonSession
 } from "@workbay/core"
 import { Deferred, Effect, Fiber, Option, Queue } from "effect"
+import * as TestClock from "effect/TestClock"
 
 const JOB = "5f0c2a9e-8b3d-4c1e-9a7f-0d1e2f3a4b5c"
 
@@ -244,6 +245,66 @@ describe("runDaemonSession", () => {
       yield* say({ type: "job_done", job_id: JOB, status: "succeeded", error: "" })
       yield* Deferred.await(closed)
       expect(Option.isSome(yield* Fiber.join(session))).toBe(true)
+    }))
+
+  it.effect("reports the host's capacity every interval the welcome asks for, skipping a failed reading", () =>
+    Effect.gen(function*() {
+      const { heard, link, say } = yield* makeLink
+      const figures = {
+        cpus: 8,
+        memory_bytes: 16 * 1024 ** 3,
+        memory_promised_bytes: 0,
+        cpus_promised: 0,
+        containers: 0,
+        disk_free_bytes: null
+      }
+      let readings = 0
+      const capacity = Effect.suspend(() =>
+        ++readings === 2 ? Effect.fail("engine away") : Effect.succeed({ ...figures, containers: readings })
+      )
+      const lines: Array<string> = []
+      const session = yield* Effect.fork(
+        runDaemonSession(link, {
+          provisioners: makeProvisioners([]),
+          capacity,
+          log: (line) => Effect.sync(() => lines.push(line))
+        })
+      )
+      yield* say({ ...welcome, capacity_interval_ms: 5_000 })
+      expect(yield* heard("capacity")).toEqual({ type: "capacity", ...figures, containers: 1 })
+      yield* TestClock.adjust("5 seconds")
+      yield* TestClock.adjust("5 seconds")
+      expect(yield* heard("capacity")).toEqual({ type: "capacity", ...figures, containers: 3 })
+      expect(lines.some((l) => l.includes("Could not read the host's capacity") && l.includes("engine away"))).toBe(
+        true
+      )
+      yield* Fiber.interrupt(session)
+    }))
+
+  it.effect("sends no capacity to a welcome that asks for none (a connection without a host)", () =>
+    Effect.gen(function*() {
+      const { link, say } = yield* makeLink
+      let readings = 0
+      const session = yield* Effect.fork(
+        runDaemonSession(link, {
+          provisioners: makeProvisioners([]),
+          capacity: Effect.sync(() => {
+            readings++
+            return {
+              cpus: 1,
+              memory_bytes: 1024 ** 3,
+              memory_promised_bytes: 0,
+              cpus_promised: 0,
+              containers: 0,
+              disk_free_bytes: null
+            }
+          })
+        })
+      )
+      yield* say(welcome)
+      yield* TestClock.adjust("30 seconds")
+      expect(readings).toBe(0)
+      yield* Fiber.interrupt(session)
     }))
 
   it.effect("answers None when the link closes before a welcome", () =>

@@ -1,0 +1,306 @@
+/**
+ * Workspaces on several Docker hosts (docs/provisioner-daemons.md): three hosts, each a network
+ * namespace of its own (a veth pair, 10.231.N.0/24) with a Docker engine of its own (dockerd
+ * entered with nsenter, its socket /run/docker-<host>.sock) and a `workbay provisioner start`
+ * daemon inside it; two standalone server replicas on one fresh Postgres database, listening on
+ * every address. Daemons of hosts 1 and 3 talk to replica A, host 2's to replica B, and each
+ * host's agents reach the deployment at that host's own gateway address (`--agent-url`).
+ *
+ * Three workspaces of the Docker starter land one per host (placement by free capacity: each
+ * start's 2 GiB counts against its host), each container in its own host's engine and nowhere
+ * else, each agent ready; a stop is pinned to its host; a start asking more memory than any host
+ * has fails at once saying so. Everything made is removed: containers, volumes, engines,
+ * namespaces. Needs root, `ip`, `nsenter`, `dockerd`, Postgres and Docker: without them
+ * `SKIPPED: workspaces on several Docker hosts`, failing under CI.
+ */
+import Docker from "dockerode"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { firstOwnerSession } from "../../server/test/owner.js"
+import { freshDatabase, type ServerProcess, startServerProcess } from "../../server/test/process.js"
+import { bundleCli } from "./support.js"
+
+const made = inject("workbayDocker")
+const pgUrl = inject("workbayPgUrl")
+
+const isCi = () => {
+  const ci = process.env.CI
+  return ci !== undefined && ci !== "" && ci !== "0" && ci.toLowerCase() !== "false"
+}
+const missing = [
+  ...(process.getuid?.() === 0 ? [] : ["root"]),
+  ...["/usr/sbin/ip", "/usr/bin/nsenter", "/usr/sbin/dockerd"].filter((p) => !existsSync(p)),
+  ...(made === null ? ["Docker"] : []),
+  ...(pgUrl === null ? ["Postgres"] : [])
+]
+if (missing.length > 0) {
+  if (isCi()) throw new Error(`The multi-host test needs ${missing.join(", ")} under CI.`)
+  console.warn(`SKIPPED: workspaces on several Docker hosts (missing: ${missing.join(", ")})`)
+}
+
+/** Runs `check` until it passes, for at most `ms`. */
+const eventually = async <A>(check: () => Promise<A>, ms: number): Promise<A> => {
+  const end = Date.now() + ms
+  for (;;) {
+    try {
+      return await check()
+    } catch (e) {
+      if (Date.now() > end || (e as { fatal?: boolean }).fatal === true) throw e
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
+interface Host {
+  readonly name: string
+  readonly ns: string
+  readonly gateway: string
+  readonly socket: string
+  readonly dir: string
+  engine?: ChildProcess
+  docker?: Docker
+  daemon?: ChildProcess
+  output: string
+}
+
+describe.skipIf(missing.length > 0)("workspaces on several Docker hosts", () => {
+  // Names and subnets of this run's own (a leftover of a killed run never clashes).
+  const tag = (process.pid % 90) + 10
+  const hosts: Array<Host> = [1, 2, 3].map((i) => ({
+    name: `host-${i}`,
+    ns: `wbt${tag}h${i}`,
+    gateway: `10.231.${tag * 2 + i}.1`,
+    socket: `/run/docker-wbt${tag}h${i}.sock`,
+    dir: mkdtempSync(join(tmpdir(), `workbay-host-${i}-`)),
+    output: ""
+  }))
+  const ip = (...args: ReadonlyArray<string>) => execFileSync("ip", args, { stdio: "pipe" })
+  let db: Awaited<ReturnType<typeof freshDatabase>> | undefined
+  let a: ServerProcess | undefined
+  let b: ServerProcess | undefined
+  let cli = ""
+  let token = ""
+  const main = new Docker({ socketPath: process.env.DOCKER_SOCKET ?? "/var/run/docker.sock" })
+
+  const api = async (base: string, method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}/api/v2${path}`, {
+      method,
+      headers: { "Service-Session-Token": token, "Content-Type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    const text = await response.text()
+    return { status: response.status, body: text === "" ? undefined : JSON.parse(text) }
+  }
+
+  /** A namespace with a veth to this machine, and a Docker engine inside it holding the starter's image. */
+  const makeHost = async (h: Host, i: number) => {
+    const subnet = h.gateway.replace(/\.1$/, "")
+    ip("netns", "add", h.ns)
+    ip("link", "add", `vh${tag}h${i}`, "type", "veth", "peer", "name", `vn${tag}h${i}`)
+    ip("link", "set", `vn${tag}h${i}`, "netns", h.ns)
+    ip("addr", "add", `${h.gateway}/24`, "dev", `vh${tag}h${i}`)
+    ip("link", "set", `vh${tag}h${i}`, "up")
+    ip("netns", "exec", h.ns, "ip", "addr", "add", `${subnet}.2/24`, "dev", `vn${tag}h${i}`)
+    ip("netns", "exec", h.ns, "ip", "link", "set", `vn${tag}h${i}`, "up")
+    ip("netns", "exec", h.ns, "ip", "link", "set", "lo", "up")
+    mkdirSync(join(h.dir, "data"))
+    mkdirSync(join(h.dir, "exec"))
+    h.engine = spawn("nsenter", [
+      `--net=/var/run/netns/${h.ns}`,
+      "dockerd",
+      "--data-root",
+      join(h.dir, "data"),
+      "--exec-root",
+      join(h.dir, "exec"),
+      "--pidfile",
+      join(h.dir, "docker.pid"),
+      "-H",
+      `unix://${h.socket}`,
+      "--bridge=none",
+      "--iptables=false",
+      "--ip-masq=false"
+    ], { stdio: "ignore" })
+    h.docker = new Docker({ socketPath: h.socket })
+    await eventually(() => h.docker!.ping(), 30_000)
+    // The starter's image, from this machine's engine (no registry is reached).
+    await h.docker.loadImage(await main.getImage("ubuntu:24.04").get())
+  }
+
+  beforeAll(async () => {
+    cli = await bundleCli()
+    await Promise.all(hosts.map(makeHost))
+    db = await freshDatabase(pgUrl!)
+    const env = { DATABASE_URL: db.url, WORKBAY_AGENT_BINARIES: made!.agentBinaries }
+    const args = ["--host", "0.0.0.0", "--docker", "off"]
+    a = await startServerProcess(args, env)
+    b = await startServerProcess(args, env)
+    token = await firstOwnerSession(a.url)
+  }, 180_000)
+
+  /** Each step of a host's removal on its own: one that fails leaves the others to run. */
+  const attempt = async (what: string, step: () => unknown) => {
+    try {
+      await step()
+    } catch (e) {
+      console.warn(`multi-host clean-up: ${what}: ${e instanceof Error ? e.message : String(e)}`)
+    }
+  }
+  /** The mounts the engine made under its folders (its data root, the namespace it binds), deepest first. */
+  const mountsUnder = (dir: string) =>
+    readFileSync("/proc/mounts", "utf8").split("\n").map((l) => l.split(" ")[1] ?? "").filter((m) =>
+      m.startsWith(`${dir}/`)
+    ).sort().reverse()
+
+  const removeHost = async (h: Host) => {
+    if (h.daemon !== undefined && h.daemon.exitCode === null) h.daemon.kill("SIGKILL")
+    const docker = h.docker
+    if (docker !== undefined) {
+      await attempt("containers", async () => {
+        const containers = await docker.listContainers({ all: true })
+        await Promise.all(containers.map((c) => docker.getContainer(c.Id).remove({ force: true })))
+      })
+      await attempt("volumes", async () => {
+        const volumes = (await docker.listVolumes()).Volumes ?? []
+        await Promise.all(volumes.map((v) => docker.getVolume(v.Name).remove()))
+      })
+    }
+    const engine = h.engine
+    if (engine !== undefined && engine.exitCode === null) {
+      await attempt("engine", async () => {
+        const stopped = new Promise((resolve) => engine.once("exit", resolve))
+        engine.kill("SIGTERM")
+        await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 15_000))])
+        if (engine.exitCode === null) engine.kill("SIGKILL")
+      })
+    }
+    for (const m of mountsUnder(h.dir)) await attempt(`unmount ${m}`, () => execFileSync("umount", ["-l", m]))
+    await attempt("namespace", () => existsSync(`/var/run/netns/${h.ns}`) && ip("netns", "del", h.ns))
+    await attempt("folder", () => rmSync(h.dir, { recursive: true, force: true }))
+    await attempt("socket", () => rmSync(h.socket, { force: true }))
+  }
+
+  afterAll(async () => {
+    for (const h of hosts) await removeHost(h)
+    await Promise.all([a?.stop(), b?.stop()])
+    await db?.drop()
+  }, 120_000)
+
+  it(
+    "places one workspace per host, runs each in its host's engine, pins its stop, and refuses a start no host fits",
+    async () => {
+      const key = (await api(a!.url, "POST", "/organizations/default/provisionerkeys", { name: "hosts" })).body
+        .key as string
+      for (const [i, h] of hosts.entries()) {
+        const replica = i === 1 ? b! : a!
+        const port = new URL(replica.url).port
+        const url = `http://${h.gateway}:${port}`
+        h.daemon = spawn("nsenter", [
+          `--net=/var/run/netns/${h.ns}`,
+          process.execPath,
+          cli,
+          "provisioner",
+          "start",
+          "--url",
+          url,
+          "--key",
+          key,
+          "--name",
+          h.name,
+          "--docker-host",
+          `unix://${h.socket}`,
+          "--docker-network",
+          "host",
+          "--agent-url",
+          url
+        ], { env: { ...process.env, HOME: h.dir }, stdio: ["ignore", "pipe", "pipe"] })
+        h.daemon.stdout!.on("data", (d) => (h.output += d))
+        h.daemon.stderr!.on("data", (d) => (h.output += d))
+      }
+      // Every host reports its engine's capacity (seen from either replica).
+      await eventually(async () => {
+        const listed = (await api(b!.url, "GET", "/organizations/default/provisionerhosts")).body as Array<any>
+        expect(listed.filter((h) => h.status === "connected").map((h) => h.name)).toEqual(hosts.map((h) => h.name))
+      }, 60_000)
+
+      const version = (await api(a!.url, "POST", "/organizations/default/templateversions", {
+        storage_method: "file",
+        example_id: "docker",
+        provisioner: "docker"
+      })).body
+      await eventually(async () => {
+        expect((await api(a!.url, "GET", `/templateversions/${version.id}`)).body.job.status).toBe("succeeded")
+      }, 60_000)
+      const template = (await api(a!.url, "POST", "/organizations/default/templates", {
+        name: "docker",
+        template_version_id: version.id
+      })).body
+
+      // Three starts of 2 GiB each: every one counts against its host, so the next goes elsewhere.
+      const workspaces: Array<{ id: string; host: string }> = []
+      for (const name of ["one", "two", "three"]) {
+        const created = await api(a!.url, "POST", "/organizations/default/members/me/workspaces", {
+          name,
+          template_id: template.id
+        })
+        expect(created.status, JSON.stringify(created.body)).toBe(200)
+        const built = await eventually(async () => {
+          const w = (await api(a!.url, "GET", `/workspaces/${created.body.id}`)).body
+          if (w.latest_build.status === "failed") {
+            throw Object.assign(new Error(`${name} failed: ${w.latest_build.job.error}`), { fatal: true })
+          }
+          expect(w.latest_build.status).toBe("running")
+          return w
+        }, 180_000)
+        const host = built.latest_build.resources.flatMap((r: any) => r.metadata ?? []).find((m: any) =>
+          m.key === "host"
+        )?.value as string
+        workspaces.push({ id: created.body.id, host })
+      }
+      expect(workspaces.map((w) => w.host).sort()).toEqual(hosts.map((h) => h.name))
+
+      for (const w of workspaces) {
+        // The container is in its host's engine and in no other.
+        for (const h of hosts) {
+          const found = await h.docker!.listContainers({ filters: { label: [`com.workbay.workspace.id=${w.id}`] } })
+          expect(found.length, `${w.host} / ${h.name}`).toBe(h.name === w.host ? 1 : 0)
+        }
+        // Its agent, started by the container from its host's agent URL, is ready (read at either replica).
+        const agentId = (await api(a!.url, "GET", `/workspaces/${w.id}`)).body.latest_build.resources
+          .flatMap((r: any) => r.agents ?? [])[0].id as string
+        await eventually(async () => {
+          expect((await api(b!.url, "GET", `/workspaceagents/${agentId}`)).body.lifecycle_state).toBe("ready")
+        }, 120_000)
+      }
+
+      // The stop of host-2's workspace (its daemon talks to replica B) is asked at replica A and runs there.
+      const second = workspaces.find((w) => w.host === "host-2")!
+      const stop = (await api(a!.url, "POST", `/workspaces/${second.id}/builds`, { transition: "stop" })).body
+      await eventually(async () => {
+        expect((await api(a!.url, "GET", `/workspacebuilds/${stop.id}`)).body.status).toBe("stopped")
+      }, 120_000)
+      const host2 = hosts[1]!
+      expect(await host2.docker!.listContainers({ filters: { label: [`com.workbay.workspace.id=${second.id}`] } }))
+        .toHaveLength(0)
+      // Its home volume stays on its host.
+      const volumes = (await host2.docker!.listVolumes({
+        filters: { label: [`com.workbay.workspace.id=${second.id}`] }
+      })).Volumes ?? []
+      expect(volumes).toHaveLength(1)
+
+      // 64 GiB is more than any host has: the start fails at once and says why.
+      const huge = await api(a!.url, "POST", "/organizations/default/members/me/workspaces", {
+        name: "huge",
+        template_id: template.id,
+        rich_parameter_values: [{ name: "memory", value: "64" }]
+      })
+      expect(huge.status, JSON.stringify(huge.body)).toBe(200)
+      const failed = (await api(a!.url, "GET", `/workspaces/${huge.body.id}`)).body.latest_build
+      expect(failed.status).toBe("failed")
+      expect(failed.job.error).toContain("No provisioner host has room for this workspace: it asks 64 GiB of memory")
+    },
+    600_000
+  )
+})
