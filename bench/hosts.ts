@@ -98,48 +98,54 @@ const figures = (i: number, round: number) => ({
   disk_free_bytes: 500 * GIB
 })
 
-const results = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-  const orgId = randomUUID()
-  const sql = yield* SqlClient.SqlClient
-  yield* sql`INSERT INTO organizations (id, name, display_name, created_at, updated_at)
+const results = await Effect.runPromise(Effect.scoped(
+  Effect.gen(function*() {
+    const orgId = randomUUID()
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`INSERT INTO organizations (id, name, display_name, created_at, updated_at)
     VALUES (${orgId}, 'bench', 'Bench', ${new Date().toISOString()}, ${new Date().toISOString()})`
-  const hosts = yield* ProvisionerHosts
-  const placement = yield* Placement
-  const reporter = (i: number) => ({
-    organization_id: orgId,
-    name: `host-${String(i).padStart(5, "0")}`,
-    tags: { scope: "organization" },
-    provisioners: ["docker"],
-    version: "bench"
-  })
+    const hosts = yield* ProvisionerHosts
+    const placement = yield* Placement
+    const reporter = (i: number) => ({
+      organization_id: orgId,
+      name: `host-${String(i).padStart(5, "0")}`,
+      tags: { scope: "organization" },
+      provisioners: ["docker"],
+      version: "bench"
+    })
 
-  // (a) one round of reports, its write, and a round where nothing changed.
-  let t = performance.now()
-  for (let i = 0; i < N; i++) yield* hosts.report(reporter(i), figures(i, 0))
-  const reportMs = ms(t)
-  t = performance.now()
-  const written = yield* hosts.flush
-  const flushMs = ms(t)
-  for (let i = 0; i < N; i++) yield* hosts.report(reporter(i), figures(i, 0))
-  t = performance.now()
-  const unchanged = yield* hosts.flush
-  const idleFlushMs = ms(t)
-  log(`${N} reports ${fmt(reportMs)} ms; flush of ${written} ${fmt(flushMs)} ms; unchanged flush (${unchanged}) ${fmt(idleFlushMs)} ms`)
-
-  // (b) placements among N hosts.
-  const times: Array<number> = []
-  for (let k = 0; k < 50; k++) {
+    // (a) one round of reports, its write, and a round where nothing changed.
+    let t = performance.now()
+    for (let i = 0; i < N; i++) yield* hosts.report(reporter(i), figures(i, 0))
+    const reportMs = ms(t)
     t = performance.now()
-    const d = yield* placement.place(
-      { organization_id: orgId, provisioner: "docker", tags: { scope: "organization" } },
-      Effect.succeed({ memory_bytes: 2 * GIB, cpus: 1 })
+    const written = yield* hosts.flush
+    const flushMs = ms(t)
+    for (let i = 0; i < N; i++) yield* hosts.report(reporter(i), figures(i, 0))
+    t = performance.now()
+    const unchanged = yield* hosts.flush
+    const idleFlushMs = ms(t)
+    log(
+      `${N} reports ${fmt(reportMs)} ms; flush of ${written} ${fmt(flushMs)} ms; unchanged flush (${unchanged}) ${
+        fmt(idleFlushMs)
+      } ms`
     )
-    times.push(ms(t))
-    if (d._tag !== "Placed") throw new Error(`not placed: ${JSON.stringify(d)}`)
-  }
-  log(`placement among ${N}: p50 ${fmt(pct(times, 0.5))} ms, p99 ${fmt(pct(times, 0.99))} ms`)
-  return { reportMs, flushMs, written, idleFlushMs, placeP50: pct(times, 0.5), placeP99: pct(times, 0.99), orgId }
-}).pipe(Effect.provide(services))))
+
+    // (b) placements among N hosts.
+    const times: Array<number> = []
+    for (let k = 0; k < 50; k++) {
+      t = performance.now()
+      const d = yield* placement.place(
+        { organization_id: orgId, provisioner: "docker", tags: { scope: "organization" } },
+        Effect.succeed({ memory_bytes: 2 * GIB, cpus: 1 })
+      )
+      times.push(ms(t))
+      if (d._tag !== "Placed") throw new Error(`not placed: ${JSON.stringify(d)}`)
+    }
+    log(`placement among ${N}: p50 ${fmt(pct(times, 0.5))} ms, p99 ${fmt(pct(times, 0.99))} ms`)
+    return { reportMs, flushMs, written, idleFlushMs, placeP50: pct(times, 0.5), placeP99: pct(times, 0.99), orgId }
+  }).pipe(Effect.provide(services))
+))
 
 // The bare baseline: the same rows written and read with the driver alone.
 const rows = Array.from({ length: N }, (_, i) => ({ name: `bare-${i}`, ...figures(i, 0) }))
@@ -184,13 +190,28 @@ if (opts.postgres === undefined) {
     const batch = rows.slice(i, i + HOST_FLUSH_BATCH)
     const values: Array<unknown> = []
     const tuples = batch.map((r, j) => {
-      values.push(results.orgId, r.name, r.cpus, r.cpus_promised, r.memory_bytes, r.memory_promised_bytes, r.containers, r.disk_free_bytes, now, now)
+      values.push(
+        results.orgId,
+        r.name,
+        r.cpus,
+        r.cpus_promised,
+        r.memory_bytes,
+        r.memory_promised_bytes,
+        r.containers,
+        r.disk_free_bytes,
+        now,
+        now
+      )
       const b = j * 10
-      return `($${b + 1}, $${b + 2}, '{}', '[]', '', $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}, $${b + 8}, $${b + 9}, $${b + 10})`
+      return `($${b + 1}, $${b + 2}, '{}', '[]', '', $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}, $${
+        b + 8
+      }, $${b + 9}, $${b + 10})`
     })
     await c.query(
       `INSERT INTO provisioner_hosts (organization_id, name, tags, provisioners, version, cpus, cpus_promised,
-        memory_bytes, memory_promised_bytes, containers, disk_free_bytes, first_seen_at, reported_at) VALUES ${tuples.join(", ")}`,
+        memory_bytes, memory_promised_bytes, containers, disk_free_bytes, first_seen_at, reported_at) VALUES ${
+        tuples.join(", ")
+      }`,
       values
     )
   }
@@ -212,9 +233,9 @@ const report = [
   "| measure | Workbay | bare baseline | ratio |",
   "|---|---:|---:|---:|",
   `| one round of ${N} reports kept in memory (ProvisionerHosts.report) | ${fmt(results.reportMs)} ms | | |`,
-  `| their write (flush: ${Math.ceil(N / HOST_FLUSH_BATCH)} statements) | ${fmt(results.flushMs)} ms | ${fmt(bareWriteMs)} ms | ${
-    fmt(results.flushMs / bareWriteMs, 2)
-  }x |`,
+  `| their write (flush: ${Math.ceil(N / HOST_FLUSH_BATCH)} statements) | ${fmt(results.flushMs)} ms | ${
+    fmt(bareWriteMs)
+  } ms | ${fmt(results.flushMs / bareWriteMs, 2)}x |`,
   `| a flush where nothing changed | ${fmt(results.idleFlushMs)} ms | | |`,
   `| a placement among ${N} hosts, p50 / p99 of 50 | ${fmt(results.placeP50)} / ${fmt(results.placeP99)} ms | ${
     fmt(bareReadMs)

@@ -1300,6 +1300,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/organizations/{organization}/provisionerhosts/{host}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: operations["provisionerJobs.patchHost"];
+        trace?: never;
+    };
     "/api/v2/organizations/{organization}/provisionerjobs": {
         parameters: {
             query?: never;
@@ -5532,6 +5548,9 @@ export interface components {
                 Given: string;
             }[] | null;
         };
+        PatchProvisionerHostRequest: {
+            draining: boolean;
+        };
         PatchRoleIDPSyncConfigRequest: {
             /**
              * maxLength(256)
@@ -5735,6 +5754,7 @@ export interface components {
             cpus_promised: number;
             daemons: string[];
             disk_free_bytes: components["schemas"]["Int"] | null;
+            draining: boolean;
             first_seen_at: components["schemas"]["Date"];
             last_seen_at: components["schemas"]["Date"];
             memory_bytes: components["schemas"]["Int"];
@@ -14252,6 +14272,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProvisionerHost"][];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"] | components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+        };
+    };
+    "provisionerJobs.patchHost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                host: string;
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchProvisionerHostRequest"];
+            };
+        };
+        responses: {
+            /** @description ProvisionerHost */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProvisionerHost"];
                 };
             };
             /** @description The request did not match the expected schema */

@@ -81,7 +81,8 @@ export const auditResourceTypes: ReadonlyArray<string> = [
   "workspace_app",
   "task",
   "appearance",
-  "provisioner_key"
+  "provisioner_key",
+  "provisioner_host"
 ]
 
 /** Every audit action, the values `action` may take in a search. */

@@ -2,7 +2,7 @@
  * Placement (docs/provisioner-daemons.md, "Placement"): which host a workspace's first start runs
  * on, chosen by free capacity among the hosts whose daemons could run it.
  *
- * The rule: the candidates are the organization's connected hosts (reported within 30 s) serving
+ * The rule: the candidates are the organization's connected hosts (reported within 30 s), not drained, serving
  * the job's provisioner type with tags that take the job's. A host's free memory is its memory less
  * what its running workspace containers were promised and what placements counted against it that
  * its reports may not show yet (jobs placed there, unfinished or ended within
@@ -131,7 +131,8 @@ export class Placement extends Effect.Service<Placement>()("@workbay/core/Placem
       Effect.gen(function*() {
         const at = yield* Clock.currentTimeMillis
         const serving = (yield* hosts.records(job.organization_id)).filter((h) =>
-          hostStatus(h, at) === "connected" && h.provisioners.includes(job.provisioner) && tagsMatch(job.tags, h.tags)
+          hostStatus(h, at) === "connected" && h.draining !== true && h.provisioners.includes(job.provisioner) &&
+          tagsMatch(job.tags, h.tags)
         )
         if (serving.length === 0) return { _tag: "Unplaced" } satisfies PlacementDecision
         const asked = yield* demand

@@ -58,6 +58,8 @@ export interface ProvisionerHostRecord extends HostCapacity {
   readonly version: string
   readonly first_seen_at: Date
   readonly reported_at: Date
+  /** Drained by an operator: placement skips it (absent in a report: a report never changes it). */
+  readonly draining?: boolean | undefined
 }
 
 export class ProvisionerHostRepo extends Context.Tag("@workbay/core/ProvisionerHostRepo")<ProvisionerHostRepo, {
@@ -66,6 +68,12 @@ export class ProvisionerHostRepo extends Context.Tag("@workbay/core/ProvisionerH
   /** The organization's hosts, by name. */
   readonly list: (organizationId: string) => Effect.Effect<ReadonlyArray<ProvisionerHostRecord>>
   readonly find: (organizationId: string, name: string) => Effect.Effect<Option.Option<ProvisionerHostRecord>>
+  /** Sets whether the host is drained; the host as it is then, none when there is no such host. */
+  readonly setDraining: (
+    organizationId: string,
+    name: string,
+    draining: boolean
+  ) => Effect.Effect<Option.Option<ProvisionerHostRecord>>
   /** Deletes hosts not reported since `olderThan`; answers how many. */
   readonly purge: (olderThan: Date) => Effect.Effect<number>
 }>() {}
@@ -87,6 +95,8 @@ export class ProvisionerHost extends Schema.Class<ProvisionerHost>("ProvisionerH
   provisioners: Schema.Array(Schema.String),
   version: Schema.String,
   status: Schema.Literal(...provisionerHostStatuses),
+  /** Drained: no new workspace is placed on it. */
+  draining: Schema.Boolean,
   cpus: Schema.Int,
   cpus_promised: Schema.Number,
   memory_bytes: Schema.Int,
@@ -111,6 +121,7 @@ export const toProvisionerHost = (
     provisioners: host.provisioners,
     version: host.version,
     status: context.status,
+    draining: host.draining ?? false,
     cpus: host.cpus,
     cpus_promised: host.cpus_promised,
     memory_bytes: host.memory_bytes,

@@ -9,8 +9,10 @@
  * {@link HOST_REFRESH_INTERVAL} (enough to stay connected, {@link HOST_STALE_INTERVAL}). Every
  * replica reads the table, its own unwritten reports over it.
  */
-import { Clock, Duration, Effect, Layer } from "effect"
+import { Clock, Duration, Effect, Layer, Option } from "effect"
 import { authorize } from "../Actor.js"
+import { auditResource } from "../Audit.js"
+import { NotFound } from "../Errors.js"
 import { Organizations } from "../organizations/Organizations.js"
 import { everyInterval } from "../Periodic.js"
 import { span } from "../Tracing.js"
@@ -24,6 +26,7 @@ import {
   toProvisionerHost
 } from "./ProvisionerHost.js"
 import type { ProvisionerTags } from "./ProvisionerJob.js"
+import type { PatchProvisionerHostRequest } from "./Requests.js"
 
 /** How often a replica writes the reports it received. */
 export const HOST_FLUSH_INTERVAL: Duration.Duration = Duration.seconds(5)
@@ -114,7 +117,7 @@ export class ProvisionerHosts extends Effect.Service<ProvisionerHosts>()("@workb
           // The stored row knows when the host was first seen (by any replica, before any restart).
           if (s === undefined) byName.set(r.name, r)
           else if (s.reported_at.getTime() < r.reported_at.getTime()) {
-            byName.set(r.name, { ...r, first_seen_at: s.first_seen_at })
+            byName.set(r.name, { ...r, first_seen_at: s.first_seen_at, draining: s.draining })
           }
         }
         return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -138,7 +141,34 @@ export class ProvisionerHosts extends Effect.Service<ProvisionerHosts>()("@workb
         )
       }).pipe(span("ProvisionerHosts.list"))
 
-    return { report, flush, records, list } as const
+    /**
+     * `PATCH /organizations/{organization}/provisionerhosts/{host}`: drains a host (placement skips
+     * it; its workspaces stay) or takes it back. Who may manage daemons may; audited.
+     */
+    const setDraining = (orgRef: string, name: string, input: typeof PatchProvisionerHostRequest.Type) =>
+      Effect.gen(function*() {
+        const org = yield* organizations.resolve(orgRef)
+        yield* authorize("update", { type: "provisioner_daemon", orgId: org.id })
+        // A host heard here but not written yet is written first.
+        yield* flush
+        const before = yield* repo.find(org.id, name)
+        if (Option.isNone(before)) return yield* NotFound.resource("Provisioner host")
+        const after = yield* repo.setDraining(org.id, name, input.draining)
+        if (Option.isNone(after)) return yield* NotFound.resource("Provisioner host")
+        yield* auditResource(
+          { type: "provisioner_host", id: org.id, target: name, organizationId: org.id },
+          { draining: before.value.draining ?? false },
+          { draining: after.value.draining ?? false }
+        )
+        const at = yield* Clock.currentTimeMillis
+        const merged = (yield* records(org.id)).find((h) => h.name === name) ?? after.value
+        const live = (yield* daemons.serving(org.id)).filter((d) =>
+          d.organization_id === org.id && d.host === name && daemonStatus(d, at) !== "offline"
+        )
+        return toProvisionerHost(merged, { status: hostStatus(merged, at), daemons: live.map((d) => d.name).sort() })
+      }).pipe(span("ProvisionerHosts.setDraining"))
+
+    return { report, flush, records, list, setDraining } as const
   })
 }) {
   /** Writes the reports every {@link HOST_FLUSH_INTERVAL}, and once more when its scope closes (the server stops). */

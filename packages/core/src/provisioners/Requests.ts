@@ -89,6 +89,13 @@ const List = Schema.Array(Text(256)).pipe(Schema.maxItems(64, { message: () => "
  * (`key=value`, repeated; `tags` too), `name`, `version` (the protocol version the daemon speaks,
  * default 1.0) and `id` (ignored). The route reads it (http `templates/KeysHttp.ts`).
  */
+/** `PATCH /organizations/{organization}/provisionerhosts/{host}`: drain a host, or take it back. */
+export class PatchProvisionerHostRequest
+  extends Schema.Class<PatchProvisionerHostRequest>("PatchProvisionerHostRequest")({
+    draining: Schema.Boolean
+  })
+{}
+
 export const ProvisionerDaemonServeQuery = Schema.Struct({
   provisioner: optionalParam(List),
   provisioners: optionalParam(List),

@@ -66,8 +66,9 @@ describe("ProvisionerHosts", () => {
       expect(yield* hosts.records(randomUUID())).toEqual([])
 
       expect(yield* hosts.flush).toBe(1)
-      expect(yield* stored(organizationId)).toEqual([expected])
-      expect(yield* hosts.records(organizationId)).toEqual([expected])
+      // Stored, a host is not drained until an operator says so.
+      expect(yield* stored(organizationId)).toEqual([{ ...expected, draining: false }])
+      expect(yield* hosts.records(organizationId)).toEqual([{ ...expected, draining: false }])
       // Nothing new was reported: nothing to write.
       expect(yield* hosts.flush).toBe(0)
     }).pipe(Effect.provide(services())))

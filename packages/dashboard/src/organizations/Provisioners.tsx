@@ -101,7 +101,7 @@ export const ProvisionersPage = () => {
                 {hosts.data.map((h) => (
                   <tr key={h.name}>
                     <th scope="row">{h.name}</th>
-                    <td>{h.status}</td>
+                    <td>{h.draining ? `${h.status}, draining` : h.status}</td>
                     <td className="tags">{tags(h.tags)}</td>
                     <td>{h.version}</td>
                     <td className="figure">{`${figure.format(h.cpus_promised)} of ${figure.format(h.cpus)}`}</td>

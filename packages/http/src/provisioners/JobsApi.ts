@@ -3,11 +3,13 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
   ListProvisionerDaemonsQuery,
   ListProvisionerJobsQuery,
+  PatchProvisionerHostRequest,
   ProvisionerDaemon,
   ProvisionerHost,
   ProvisionerJob
 } from "@workbay/core"
 import { Schema } from "effect"
+import { audit, Audited } from "../Audit.js"
 import { BadRequest, Forbidden, NotFound, Uuid } from "../Common.js"
 import { Authentication } from "../Security.js"
 
@@ -39,6 +41,14 @@ export class ProvisionerJobsApi extends HttpApiGroup.make("provisionerJobs")
     HttpApiEndpoint.get("listHosts", "/organizations/:organization/provisionerhosts")
       .setPath(Schema.Struct({ organization: Schema.String }))
       .addSuccess(Schema.Array(ProvisionerHost))
+  )
+  .add(
+    // Workbay's: drain a host (no new workspace is placed on it) or take it back.
+    HttpApiEndpoint.patch("patchHost", "/organizations/:organization/provisionerhosts/:host")
+      .annotate(Audited, audit("provisioner_host"))
+      .setPath(Schema.Struct({ organization: Schema.String, host: Schema.String }))
+      .setPayload(PatchProvisionerHostRequest)
+      .addSuccess(ProvisionerHost)
   )
   .addError(BadRequest)
   .addError(Forbidden)

@@ -9,5 +9,7 @@ export const ProvisionerJobsHttp = implement(WorkbayApi, "provisionerJobs", {
   get: ({ path }) => Effect.flatMap(ProvisionerJobViews, (v) => v.get(path.organization, path.job)),
   listDaemons: ({ path, urlParams }) =>
     Effect.flatMap(ProvisionerJobViews, (v) => v.listDaemons(path.organization, urlParams)),
-  listHosts: ({ path }) => Effect.flatMap(ProvisionerHosts, (h) => h.list(path.organization))
+  listHosts: ({ path }) => Effect.flatMap(ProvisionerHosts, (h) => h.list(path.organization)),
+  patchHost: ({ path, payload }) =>
+    Effect.flatMap(ProvisionerHosts, (h) => h.setDraining(path.organization, path.host, payload))
 })

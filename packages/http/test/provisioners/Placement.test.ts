@@ -126,6 +126,17 @@ describe("placement on provisioner hosts", () => {
     b.send({ type: "complete", job_id: b.jobs()[1].job_id, result: { resources: [] } })
     expect(a.jobs()).toHaveLength(1)
 
+    // A drained host takes no new workspace: with the big host drained, 6 GiB fits nowhere.
+    expect((await owner.patch(`/organizations/${orgId}/provisionerhosts/${big}`, { draining: true })).status).toBe(200)
+    const elsewhere = await owner.post(`/organizations/${orgId}/members/me/workspaces`, {
+      name: uniqueName("ws"),
+      template_id: template.body.id,
+      rich_parameter_values: [{ name: "memory", value: "6g" }]
+    })
+    const refused = (await owner.get(`/workspaces/${elsewhere.body.id}`)).body.latest_build
+    expect(refused.job.error).toContain(`of 1 connected host, the freest (${small})`)
+    expect((await owner.patch(`/organizations/${orgId}/provisionerhosts/${big}`, { draining: false })).status).toBe(200)
+
     // With its host's daemon gone, an orphan delete is still taken by a daemon of another host (it calls none).
     b.ws.socket.close()
     await b.ws.closed

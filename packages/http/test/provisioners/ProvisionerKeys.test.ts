@@ -376,6 +376,42 @@ describe("hosts and their capacity (protocol 1.2)", () => {
     ws.socket.close()
   })
 
+  it("drains a host and takes it back: audited; 401, 403 to a member, 404 for an unknown host, 400 for a bad body", async () => {
+    const { key } = await newKey()
+    const host = uniqueName("host")
+    const ws = await connect(serveUrl(`provisioner=docker&host=${host}`), { [KEY_HEADER]: key })
+    await eventually(() => ws.messages.length > 0)
+    ws.socket.send(JSON.stringify(capacity()))
+    const path = `${hosts()}/${host}`
+    let drained = await owner.patch(path, { draining: true })
+    for (let i = 0; i < 500 && drained.status === 404; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      drained = await owner.patch(path, { draining: true })
+    }
+    expect(drained.status, JSON.stringify(drained.body)).toBe(200)
+    expect(drained.body).toMatchObject({ name: host, draining: true, cpus: 16 })
+    expect((await hostNamed(host)).draining).toBe(true)
+    // A report never undoes it.
+    ws.socket.send(JSON.stringify(capacity({ containers: 9 })))
+    for (let i = 0; i < 500 && (await hostNamed(host)).containers !== 9; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(await hostNamed(host)).toMatchObject({ containers: 9, draining: true })
+    expect((await owner.patch(path, { draining: false })).body.draining).toBe(false)
+    const audit = await owner.get(`/audit?q=${encodeURIComponent("resource_type:provisioner_host")}&limit=50`)
+    const mine = audit.body.audit_logs.filter((l: any) => l.resource_target === host)
+    expect(mine).toHaveLength(2)
+    expect(mine.map((l: any) => l.diff.draining)).toContainEqual({ old: false, new: true, secret: false })
+
+    expectResponse(await srv.anonymous.patch(path, { draining: true }), 401)
+    expectResponse(await member.patch(path, { draining: true }), 403)
+    expectResponse(await owner.patch(`${hosts()}/no-such-host`, { draining: true }), 404)
+    expectResponse(await owner.patch(`${hosts(UNKNOWN_ID)}/${host}`, { draining: true }), 404)
+    expectValidations(await owner.patch(path, { draining: "yes" }), ["draining"])
+    expectValidations(await owner.patch(path, {}), ["draining"])
+    ws.socket.close()
+  })
+
   it("answers 400 naming host for a host name that cannot be one", async () => {
     const { key } = await newKey()
     for (const bad of ["-lead", "a b", "x".repeat(65), "dots/slash", "%2F"]) {

@@ -3,6 +3,7 @@
  * run by ../accessTable.ts.
  */
 import type { AreaRows } from "../accessTable.js"
+import { connect, eventually } from "../websocket.js"
 
 export const accessRows: AreaRows = (tbl) => {
   //                      own  mem  aud  tad  uad  oadm omem oaud ousr otad
@@ -17,6 +18,33 @@ export const accessRows: AreaRows = (tbl) => {
     action,
     object: { resource_type: "provisioner_daemon", organization_id: tbl.org.id }
   })
+  /** A host of the organization (a daemon of a new key reports it), made once for every role's attempt. */
+  let host: Promise<string> | undefined
+  const drainable = () =>
+    host ??= (async () => {
+      const key = (await tbl.admin.post(`/organizations/${tbl.org.id}/provisionerkeys`, {
+        name: `key-${Math.random().toString(36).slice(2, 10)}`
+      })).body.key as string
+      const name = `host-${Math.random().toString(36).slice(2, 10)}`
+      const ws = await connect(
+        `${tbl.srv.wsUrl}/api/v2/organizations/${tbl.org.id}/provisionerdaemons/serve?provisioner=docker&host=${name}`,
+        { "Coder-Provisioner-Daemon-Key": key }
+      )
+      await eventually(() => ws.messages.length > 0)
+      ws.socket.send(JSON.stringify({
+        type: "capacity",
+        cpus: 2,
+        memory_bytes: 1024 ** 3,
+        memory_promised_bytes: 0,
+        cpus_promised: 0,
+        containers: 0,
+        disk_free_bytes: null
+      }))
+      // The report is taken once the daemon's next message is answered: an unknown job is refused.
+      ws.socket.send(JSON.stringify({ type: "heartbeat", job_id: "00000000-0000-4000-8000-000000000001" }))
+      await eventually(() => ws.messages.length > 1)
+      return name
+    })()
   return [
     {
       kind: "provisioner_jobs",
@@ -38,6 +66,19 @@ export const accessRows: AreaRows = (tbl) => {
         method: "GET",
         path: `/organizations/${tbl.org.id}/provisionerjobs/${tbl.job}`,
         check: { action: "read", object: { resource_type: "provisioner_jobs", organization_id: tbl.org.id } }
+      })
+    },
+    {
+      // Draining a host: who may manage daemons (an unknown host answers 404 after the check).
+      kind: "provisioner_daemon",
+      action: "update",
+      route: "PATCH /organizations/{organization}/provisionerhosts/{host}",
+      expected: [200, 404, 403, 200, 403, 200, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "PATCH",
+        path: `/organizations/${tbl.org.id}/provisionerhosts/${await drainable()}`,
+        body: { draining: true },
+        check: { action: "update", object: { resource_type: "provisioner_daemon", organization_id: tbl.org.id } }
       })
     },
     {

@@ -108,6 +108,39 @@ export const responseRows: ReadonlyArray<Row> = [
       return r
     }
   ),
+  row(
+    "provisionerJobs.patchHost",
+    "PATCH /api/v2/organizations/:organization/provisionerhosts/:host",
+    200,
+    "ProvisionerHost",
+    async (w) => {
+      const made = await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key") })
+      const host = uniqueName("host")
+      const ws = await connect(
+        `${w.srv.wsUrl}/api/v2/organizations/${w.orgId}/provisionerdaemons/serve?provisioner=docker&host=${host}`,
+        { "Coder-Provisioner-Daemon-Key": made.body.key }
+      )
+      await eventually(() => ws.messages.length > 0)
+      ws.socket.send(JSON.stringify({
+        type: "capacity",
+        cpus: 4,
+        memory_bytes: 8 * 1024 ** 3,
+        memory_promised_bytes: 0,
+        cpus_promised: 0,
+        containers: 0,
+        disk_free_bytes: 1024 ** 4
+      }))
+      // Drained once the report is stored (the next write of this replica's reports).
+      let r = await w.owner.patch(`/organizations/${w.orgId}/provisionerhosts/${host}`, { draining: true })
+      for (let i = 0; i < 500 && r.status === 404; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        r = await w.owner.patch(`/organizations/${w.orgId}/provisionerhosts/${host}`, { draining: true })
+      }
+      ws.socket.close()
+      expect(r.body.draining).toBe(true)
+      return r
+    }
+  ),
   // provisioner keys, and the external daemons' serve route (its first message is the daemon's `welcome`)
   row(
     "provisionerKeys.create",

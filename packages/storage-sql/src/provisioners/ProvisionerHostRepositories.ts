@@ -6,7 +6,8 @@
 import { SqlClient } from "@effect/sql"
 import { type ProvisionerHostRecord, ProvisionerHostRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
-import { columns, date, first, int, json, nullableInt, type Row, text } from "../Columns.js"
+import { bool, columns, date, first, int, json, nullableInt, type Row, text } from "../Columns.js"
+import { bind } from "../Rows.js"
 
 const rowToHost = columns<ProvisionerHostRecord>("provisioner_hosts", {
   organization_id: text,
@@ -21,7 +22,8 @@ const rowToHost = columns<ProvisionerHostRecord>("provisioner_hosts", {
   containers: int,
   disk_free_bytes: nullableInt,
   first_seen_at: date,
-  reported_at: date
+  reported_at: date,
+  draining: bool
 }).read
 
 export const make = Effect.gen(function*() {
@@ -58,6 +60,13 @@ export const make = Effect.gen(function*() {
       sql<Row>`SELECT * FROM provisioner_hosts WHERE organization_id = ${organizationId} ORDER BY name`.pipe(
         Effect.orDie,
         Effect.map((rs) => rs.map(rowToHost))
+      ),
+
+    setDraining: (organizationId, name, draining) =>
+      sql<Row>`UPDATE provisioner_hosts SET draining = ${bind(draining)}
+        WHERE organization_id = ${organizationId} AND name = ${name} RETURNING *`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => first(rs, rowToHost))
       ),
 
     purge: (olderThan) =>

@@ -46,6 +46,7 @@ const host = (
   disk_free_bytes: 100 * GIB,
   first_seen_at: at(0),
   reported_at: at(0),
+  draining: false,
   ...extra
 })
 
