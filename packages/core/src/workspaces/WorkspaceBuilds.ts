@@ -300,10 +300,6 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
     const latestOf = (w: WorkspaceRecord) => Effect.map(builds.latestOf([w.id]), (bs) => bs[0])
 
     /**
-     * Queues a build and its job, in the caller's transaction: the next build number (two racing
-     * builds clash on it: 409), the job on the version's file, provisioner and tags.
-     */
-    /**
      * Where the build's job runs (docs/provisioner-daemons.md, "Placement" and "Pinning"): a
      * workspace whose earlier build ran on a host stays there (its home volume is there); a first
      * start is placed by free capacity among the hosts that could run it; otherwise none (any
@@ -313,13 +309,17 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
       Effect.gen(function*() {
         // An orphan delete calls no provisioner: any worker may record it, the host's gone or not.
         if (q.orphan) return { _tag: "Unplaced" } as const
+        if (q.transition !== "start" && q.previous === undefined) return { _tag: "Unplaced" } as const
         if (q.previous !== undefined) {
-          const before = yield* jobRepo.findById(q.previous.job_id)
-          const host = Option.isSome(before) ? before.value.host ?? null : null
+          const before = Option.getOrUndefined(yield* jobRepo.findById(q.previous.job_id))
+          const host = before?.host ?? null
           if (host !== null) return { _tag: "Placed", host, ask: undefined } as const
-          return { _tag: "Unplaced" } as const
+          // A workspace that ran on a worker of no host (the server's own engine) stays with those
+          // workers; one whose builds never ran anywhere (a start refused for room) is placed anew.
+          if (q.transition !== "start" || before === undefined || before.started_at !== null) {
+            return { _tag: "Unplaced" } as const
+          }
         }
-        if (q.transition !== "start") return { _tag: "Unplaced" } as const
         const demand = Effect.gen(function*() {
           const file = yield* files.findById(q.importJob.file_id)
           if (Option.isNone(file)) return undefined
@@ -343,6 +343,10 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         }, demand)
       })
 
+    /**
+     * Queues a build and its job, in the caller's transaction: the next build number (two racing
+     * builds clash on it: 409), the job on the version's file, provisioner and tags, and its host.
+     */
     const queue = (q: QueueBuild) =>
       Effect.gen(function*() {
         const at = yield* now

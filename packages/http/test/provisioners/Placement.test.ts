@@ -157,6 +157,14 @@ describe("placement on provisioner hosts", () => {
     expect(failed.job.error).toContain("No provisioner host has room for this workspace: it asks 64 GiB of memory")
     expect(failed.job.error).toContain(`the freest (${big}) has 10 GiB of memory free of 16 GiB`)
     expect(b.jobs()).toHaveLength(2)
+    // Its next start, asking less, is placed anew (it never ran anywhere): on the small host, whose daemon is left.
+    a.acquire()
+    const retry = await owner.post(`/workspaces/${huge.body.id}/builds`, {
+      transition: "start",
+      rich_parameter_values: [{ name: "memory", value: "1g" }]
+    })
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200)
+    await eventually(() => a.jobs().some((j) => j.build?.workspace?.id === huge.body.id))
     a.ws.socket.close()
   })
 })
