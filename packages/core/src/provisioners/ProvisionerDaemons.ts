@@ -39,6 +39,8 @@ export interface JobToMatch {
   readonly organization_id: string
   readonly provisioner: string
   readonly tags: ProvisionerTags
+  /** A job bound to a host (placed or pinned) is matched only by that host's daemons. */
+  readonly host?: string | null | undefined
 }
 
 /** What an external daemon's row carries beside its worker. */
@@ -151,7 +153,8 @@ export class ProvisionerDaemons extends Effect.Service<ProvisionerDaemons>()("@w
 
     /** Daemons (live or not) whose provisioner types and tags fit `job`, with whether each is live. */
     const fitIn = (all: ReadonlyArray<ProvisionerDaemonRecord>, job: JobToMatch, at: number) =>
-      all.filter((d) => workerServes(d, job)).map((d) => ({ daemon: d, live: daemonStatus(d, at) !== "offline" }))
+      all.filter((d) => workerServes(d, job) && (job.host === null || job.host === undefined || d.host === job.host))
+        .map((d) => ({ daemon: d, live: daemonStatus(d, at) !== "offline" }))
 
     const fitting = (job: JobToMatch) =>
       Effect.gen(function*() {

@@ -121,6 +121,8 @@ describe("placement on provisioner hosts", () => {
     b.acquire()
     const stop = await owner.post(`/workspaces/${workspace.body.id}/builds`, { transition: "stop" })
     expect(stop.status, JSON.stringify(stop.body)).toBe(200)
+    // Only the host's daemon could run it, and the build says so.
+    expect(stop.body.matched_provisioners).toMatchObject({ count: 1, available: 1 })
     await eventually(() => b.jobs().length === 2)
     expect(b.jobs()[1].build.transition).toBe("stop")
     b.send({ type: "complete", job_id: b.jobs()[1].job_id, result: { resources: [] } })
