@@ -20,6 +20,7 @@ import {
   UNKNOWN_ID
 } from "../support.js"
 import { connect, eventually, refusal } from "../websocket.js"
+import { capacityReport } from "./hosts.js"
 
 let srv: ServiceTestServer
 let owner: Client
@@ -305,16 +306,7 @@ describe("the serve route", () => {
 
 describe("hosts and their capacity (protocol 1.2)", () => {
   const hosts = (org = orgId) => `/organizations/${org}/provisionerhosts`
-  const capacity = (over: Record<string, unknown> = {}) => ({
-    type: "capacity",
-    cpus: 16,
-    memory_bytes: 64 * 1024 ** 3,
-    memory_promised_bytes: 8 * 1024 ** 3,
-    cpus_promised: 4.5,
-    containers: 3,
-    disk_free_bytes: 500 * 1024 ** 3,
-    ...over
-  })
+  const capacity = capacityReport
   const hostNamed = async (name: string) => {
     for (let i = 0; i < 500; i++) {
       const found = (await member.get(hosts())).body.find((h: any) => h.name === name)

@@ -3,7 +3,8 @@
  * run by ../accessTable.ts.
  */
 import type { AreaRows } from "../accessTable.js"
-import { connect, eventually } from "../websocket.js"
+import { eventually } from "../websocket.js"
+import { hostDaemon } from "./hosts.js"
 
 export const accessRows: AreaRows = (tbl) => {
   //                      own  mem  aud  tad  uad  oadm omem oaud ousr otad
@@ -26,23 +27,11 @@ export const accessRows: AreaRows = (tbl) => {
         name: `key-${Math.random().toString(36).slice(2, 10)}`
       })).body.key as string
       const name = `host-${Math.random().toString(36).slice(2, 10)}`
-      const ws = await connect(
-        `${tbl.srv.wsUrl}/api/v2/organizations/${tbl.org.id}/provisionerdaemons/serve?provisioner=docker&host=${name}`,
-        { "Coder-Provisioner-Daemon-Key": key }
-      )
-      await eventually(() => ws.messages.length > 0)
-      ws.socket.send(JSON.stringify({
-        type: "capacity",
-        cpus: 2,
-        memory_bytes: 1024 ** 3,
-        memory_promised_bytes: 0,
-        cpus_promised: 0,
-        containers: 0,
-        disk_free_bytes: null
-      }))
+      const daemon = await hostDaemon(tbl.srv.wsUrl, tbl.org.id, key, name)
+      daemon.report()
       // The report is taken once the daemon's next message is answered: an unknown job is refused.
-      ws.socket.send(JSON.stringify({ type: "heartbeat", job_id: "00000000-0000-4000-8000-000000000001" }))
-      await eventually(() => ws.messages.length > 1)
+      daemon.ws.socket.send(JSON.stringify({ type: "heartbeat", job_id: "00000000-0000-4000-8000-000000000001" }))
+      await eventually(() => daemon.ws.messages.length > 1)
       return name
     })()
   return [

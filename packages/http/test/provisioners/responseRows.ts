@@ -9,6 +9,7 @@ import { expect } from "vitest"
 import { type Row, row, type World } from "../responseSchemas.js"
 import { uniqueName } from "../support.js"
 import { connect, eventually } from "../websocket.js"
+import { hostDaemon } from "./hosts.js"
 
 /** A job no worker serves (pending) and one the built-in workers claimed and failed (no executor for its type yet). */
 const seedJobs = async (w: World) => {
@@ -84,27 +85,15 @@ export const responseRows: ReadonlyArray<Row> = [
     async (w) => {
       const made = await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key") })
       const host = uniqueName("host")
-      const ws = await connect(
-        `${w.srv.wsUrl}/api/v2/organizations/${w.orgId}/provisionerdaemons/serve?provisioner=docker&host=${host}`,
-        { "Coder-Provisioner-Daemon-Key": made.body.key }
-      )
-      await eventually(() => ws.messages.length > 0)
-      ws.socket.send(JSON.stringify({
-        type: "capacity",
-        cpus: 8,
-        memory_bytes: 16 * 1024 ** 3,
-        memory_promised_bytes: 2 * 1024 ** 3,
-        cpus_promised: 1.5,
-        containers: 2,
-        disk_free_bytes: null
-      }))
+      const daemon = await hostDaemon(w.srv.wsUrl, w.orgId, made.body.key, host)
+      daemon.report({ disk_free_bytes: null })
       // The report is this replica's until written: it is listed at once.
       let r = await w.owner.get(`/organizations/${w.orgId}/provisionerhosts`)
       for (let i = 0; i < 500 && !(r.body as Array<any>).some((h) => h.name === host); i++) {
         await new Promise((resolve) => setTimeout(resolve, 20))
         r = await w.owner.get(`/organizations/${w.orgId}/provisionerhosts`)
       }
-      ws.socket.close()
+      daemon.ws.socket.close()
       return r
     }
   ),
@@ -116,27 +105,15 @@ export const responseRows: ReadonlyArray<Row> = [
     async (w) => {
       const made = await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key") })
       const host = uniqueName("host")
-      const ws = await connect(
-        `${w.srv.wsUrl}/api/v2/organizations/${w.orgId}/provisionerdaemons/serve?provisioner=docker&host=${host}`,
-        { "Coder-Provisioner-Daemon-Key": made.body.key }
-      )
-      await eventually(() => ws.messages.length > 0)
-      ws.socket.send(JSON.stringify({
-        type: "capacity",
-        cpus: 4,
-        memory_bytes: 8 * 1024 ** 3,
-        memory_promised_bytes: 0,
-        cpus_promised: 0,
-        containers: 0,
-        disk_free_bytes: 1024 ** 4
-      }))
-      // Drained once the report is stored (the next write of this replica's reports).
+      const daemon = await hostDaemon(w.srv.wsUrl, w.orgId, made.body.key, host)
+      daemon.report()
+      // Drained once the report is stored (the route writes this replica's reports first).
       let r = await w.owner.patch(`/organizations/${w.orgId}/provisionerhosts/${host}`, { draining: true })
       for (let i = 0; i < 500 && r.status === 404; i++) {
         await new Promise((resolve) => setTimeout(resolve, 20))
         r = await w.owner.patch(`/organizations/${w.orgId}/provisionerhosts/${host}`, { draining: true })
       }
-      ws.socket.close()
+      daemon.ws.socket.close()
       expect(r.body.draining).toBe(true)
       return r
     }
