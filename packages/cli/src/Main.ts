@@ -126,7 +126,7 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     .action((_opts, cmd: Command) => Prebuilds.resume(contextFor(cmd)))
 
   const provisioner = program.command("provisioner").alias("provisionerd").description(
-    "Run provisioner daemons (docs/provisioner-daemons.md)."
+    "Run provisioner daemons and manage their hosts (docs/provisioner-daemons.md)."
   )
   command(provisioner, "start", "Run a provisioner daemon for this host's Docker engine.")
     .option("--key <key>", "a provisioner key of the organization (WORKBAY_PROVISIONER_DAEMON_KEY)")
@@ -143,9 +143,31 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     .option("--agent-url <url>", "the deployment's URL as agents in this host's containers reach it")
     .option("--concurrency <n>", "jobs run at once", "1")
     .action(async (opts, cmd: Command) => {
-      // Loaded on use: the Docker driver and Effect are the only command that needs them.
+      // Loaded on use (as by the hosts commands): only `start` needs the Docker driver and Effect.
       const { provisionerStart } = await import("./commands/Provisioner.js")
       exitCode = await provisionerStart(contextFor(cmd), opts)
+    })
+  const hosts = provisioner.command("hosts").alias("host").description(
+    "The hosts provisioner daemons run workspaces on: their capacity, and draining them."
+  )
+  command(hosts, "list", "List the organization's provisioner hosts with their capacity.")
+    .alias("ls")
+    .option("-O, --org <organization>", "the organization (default: your default organization)")
+    .action(async (opts, cmd: Command) => {
+      const { hostsList } = await import("./commands/Provisioner.js")
+      await hostsList(contextFor(cmd), opts)
+    })
+  command(hosts, "drain <host>", "Drain a host: no new workspace is placed on it (its workspaces stay).")
+    .option("-O, --org <organization>", "the organization (default: your default organization)")
+    .action(async (host: string, opts, cmd: Command) => {
+      const { hostsDrain } = await import("./commands/Provisioner.js")
+      await hostsDrain(contextFor(cmd), host, opts)
+    })
+  command(hosts, "undrain <host>", "Take a drained host back: new workspaces may be placed on it again.")
+    .option("-O, --org <organization>", "the organization (default: your default organization)")
+    .action(async (host: string, opts, cmd: Command) => {
+      const { hostsUndrain } = await import("./commands/Provisioner.js")
+      await hostsUndrain(contextFor(cmd), host, opts)
     })
 
   command(program, "ssh <workspace> [command...]", "SSH into a workspace (<workspace>[.<agent>], [owner/]).")

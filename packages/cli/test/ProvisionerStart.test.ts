@@ -6,6 +6,8 @@
  * daemon survives a restart of the server (it reconnects), and on SIGTERM it stops and says so.
  * The daemon names its host and reports the engine's capacity, which the hosts listing shows.
  * A key the deployment does not know is refused with exit code 1, and a deleted key ends it so.
+ * `workbay provisioner hosts list|drain|undrain` read and drain a host a daemon reports, for who
+ * may manage daemons (a member lists, and is refused the drain).
  */
 import { dockerClient, LABEL_WORKSPACE_ID } from "@workbay/docker"
 import Docker from "dockerode"
@@ -17,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { cleanUp } from "../../docker/test/support.js"
 import { firstOwnerSession } from "../../server/test/owner.js"
 import { type ServerProcess, startServerProcess } from "../../server/test/process.js"
-import { bundleCli } from "./support.js"
+import { bundleCli, cliUser } from "./support.js"
 
 const made = inject("workbayDocker")
 
@@ -70,10 +72,10 @@ describe.skipIf(made === null)("workbay provisioner start", () => {
     if (dir !== "") rmSync(dir, { recursive: true, force: true })
   })
 
-  const startDaemon = (key: string) => {
+  const startDaemon = (key: string, name = "host-1") => {
     const child = spawn(
       process.execPath,
-      [cli, "provisioner", "start", "--url", server.url, "--key", key, "--name", "host-1", "--docker-network", "host"],
+      [cli, "provisioner", "start", "--url", server.url, "--key", key, "--name", name, "--docker-network", "host"],
       { env: { ...process.env, HOME: dir }, stdio: ["ignore", "pipe", "pipe"] }
     )
     child.stdout!.on("data", (d) => (daemonOutput += d))
@@ -185,5 +187,97 @@ describe.skipIf(made === null)("workbay provisioner start", () => {
     expect((await api("DELETE", "/organizations/default/provisionerkeys/revoked")).status).toBe(204)
     expect(await exited(child)).toBe(1)
     expect(daemonOutput).toContain("The provisioner key was deleted: the daemon stops.")
+  })
+
+  it("lists the hosts daemons report, drains and undrains one; a member lists them and may not drain", async () => {
+    const key = (await api("POST", "/organizations/default/provisionerkeys", { name: "rack" })).body.key as string
+    const child = startDaemon(key, "rack-7")
+    try {
+      await eventually(async () => {
+        const hosts = (await api("GET", "/organizations/default/provisionerhosts")).body as Array<any>
+        expect(hosts.find((h) => h.name === "rack-7")?.status).toBe("connected")
+      }, 30_000)
+      const info = await docker.info()
+      const org = (await api("GET", "/organizations/default")).body as { id: string; name: string }
+      const user = cliUser(cli)
+      const as = (session: string) => ({ env: { WORKBAY_URL: server.url, WORKBAY_SESSION_TOKEN: session } })
+      const run = async (args: ReadonlyArray<string>, session = token) => {
+        const r = await user.run(["provisioner", "hosts", ...args], as(session))
+        return { ...r, all: `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}` }
+      }
+      const draining = async () =>
+        ((await api("GET", "/organizations/default/provisionerhosts")).body as Array<any>).find((h) =>
+          h.name === "rack-7"
+        ).draining
+
+      // The table: the host's figures as this engine has them, what workspaces were promised of them.
+      const listed = await run(["list"])
+      expect(listed.code, listed.all).toBe(0)
+      const [header, ...rows] = listed.stdout.trimEnd().split("\n")
+      expect(header).toMatch(/^NAME\s+STATUS\s+DRAINING\s+CPUS\s+MEMORY\s+CONTAINERS\s+FREE DISK\s+LAST SEEN$/)
+      expect(rows.find((r) => r.startsWith("rack-7 "))).toMatch(
+        new RegExp(
+          `^rack-7\\s+connected\\s+false\\s+[\\d.]+ of ${info.NCPU}\\s+\\S+ \\S*B of \\S+ GiB\\s+\\d+\\s+\\S+ \\S*B\\s+\\d+s ago$`
+        )
+      )
+      const json = await run(["list", "--output", "json"])
+      expect(json.code, json.all).toBe(0)
+      expect((JSON.parse(json.stdout) as Array<any>).find((h) => h.name === "rack-7")).toMatchObject({
+        status: "connected",
+        draining: false,
+        cpus: info.NCPU,
+        memory_bytes: info.MemTotal,
+        daemons: ["rack-7"]
+      })
+
+      // Drain, then undrain (naming the organization): one line each, the host's state changed.
+      const drained = await run(["drain", "rack-7"])
+      expect(drained.code, drained.all).toBe(0)
+      expect(drained.stdout).toBe("Host rack-7 is draining: no new workspace is placed on it; its workspaces stay.\n")
+      expect(await draining()).toBe(true)
+      expect((await run(["list"])).stdout).toMatch(/^rack-7\s+connected\s+true\s/m)
+      const undrained = await run(["undrain", "rack-7", "--org", org.name])
+      expect(undrained.code, undrained.all).toBe(0)
+      expect(undrained.stdout).toBe("Host rack-7 is no longer draining: new workspaces may be placed on it.\n")
+      expect(await draining()).toBe(false)
+      const asJson = await run(["drain", "rack-7", "-o", "json"])
+      expect(asJson.code, asJson.all).toBe(0)
+      expect(JSON.parse(asJson.stdout)).toMatchObject({ name: "rack-7", draining: true })
+      expect(asJson.stderr).toContain("Host rack-7 is draining")
+      expect(await draining()).toBe(true)
+      expect((await run(["undrain", "rack-7"])).code).toBe(0)
+
+      // A host the organization has not seen.
+      const unknown = await run(["drain", "nowhere"])
+      expect(unknown.code, unknown.all).toBe(1)
+      expect(unknown.stderr).toBe(
+        `error: Organization ${org.name} has no provisioner host named "nowhere".\nSee its hosts with: workbay provisioner hosts list\n`
+      )
+
+      // A member reads the hosts but may not drain one (the provisioner_daemon update right).
+      const created = await api("POST", "/users", {
+        email: "mia@example.com",
+        username: "mia",
+        password: "Correct-Horse-Battery-9",
+        organization_ids: [org.id]
+      })
+      expect(created.status, JSON.stringify(created.body)).toBe(201)
+      const login = await fetch(`${server.url}/api/v2/users/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "mia@example.com", password: "Correct-Horse-Battery-9" })
+      })
+      const member = ((await login.json()) as { session_token: string }).session_token
+      const memberList = await run(["list"], member)
+      expect(memberList.code, memberList.all).toBe(0)
+      expect(memberList.stdout).toMatch(/^rack-7\s+connected\s+false\s/m)
+      const refused = await run(["drain", "rack-7"], member)
+      expect(refused.code, refused.all).toBe(1)
+      expect(refused.stderr).toBe("error: Forbidden.\nYou do not have permission to perform this action.\n")
+      expect(await draining()).toBe(false)
+    } finally {
+      child.kill("SIGTERM")
+      await exited(child)
+    }
   })
 })

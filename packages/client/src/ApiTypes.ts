@@ -1636,6 +1636,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/organizations/{organization}/workspacemoves/{move}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["workspaceMoveLink.link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/prebuilds/settings": {
         parameters: {
             query?: never;
@@ -3892,6 +3908,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/workspaces/{workspace}/moves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["workspaceMoves.list"];
+        put?: never;
+        post: operations["workspaceMoves.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/workspaces/{workspace}/port-share": {
         parameters: {
             query?: never;
@@ -4565,6 +4597,10 @@ export interface components {
             template_version_preset_id?: string | null;
             /** @enum {string} */
             transition: "start" | "stop" | "delete";
+        };
+        CreateWorkspaceMoveRequest: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$ */
+            host: string;
         };
         CreateWorkspaceProxyRequest: {
             /**
@@ -5793,7 +5829,7 @@ export interface components {
                 [key: string]: string;
             };
             /** @enum {string} */
-            type: "template_version_import" | "workspace_build" | "template_version_dry_run";
+            type: "template_version_import" | "workspace_build" | "template_version_dry_run" | "workspace_move";
             worker_id?: components["schemas"]["UUID"];
             worker_name?: string;
         };
@@ -5801,6 +5837,7 @@ export interface components {
             error?: string;
             template_version_id?: components["schemas"]["UUID"];
             workspace_build_id?: components["schemas"]["UUID"];
+            workspace_move_id?: components["schemas"]["UUID"];
         };
         ProvisionerJobLog: {
             created_at: components["schemas"]["Date"];
@@ -6989,6 +7026,30 @@ export interface components {
         WorkspaceHealth: {
             failing_agents: components["schemas"]["UUID"][];
             healthy: boolean;
+        };
+        WorkspaceMove: {
+            cleanup_job_id: components["schemas"]["UUID"] | null;
+            /** @enum {string} */
+            cleanup_status: "none" | "pending" | "running" | "succeeded" | "failed";
+            completed_at: components["schemas"]["Date"] | null;
+            created_at: components["schemas"]["Date"];
+            error: string;
+            export_job_id: components["schemas"]["UUID"];
+            from_host: string;
+            id: components["schemas"]["UUID"];
+            import_job_id: components["schemas"]["UUID"];
+            initiator_id: components["schemas"]["UUID"];
+            organization_id: components["schemas"]["UUID"];
+            /** @enum {string} */
+            status: "pending" | "running" | "succeeded" | "failed";
+            to_host: string;
+            volumes: components["schemas"]["WorkspaceMoveVolume"][];
+            workspace_id: components["schemas"]["UUID"];
+        };
+        WorkspaceMoveVolume: {
+            bytes: number;
+            name: string;
+            sha256: string;
         };
         WorkspaceProxiesResponse: {
             regions: components["schemas"]["WorkspaceProxy"][];
@@ -16158,6 +16219,83 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Response"];
+                };
+            };
+        };
+    };
+    "workspaceMoveLink.link": {
+        parameters: {
+            query: {
+                side: "export" | "import";
+            };
+            header?: never;
+            path: {
+                move: string;
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the connection becomes a WebSocket. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description BadGateway */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadGateway"];
                 };
             };
         };
@@ -28122,6 +28260,164 @@ export interface operations {
             };
             /** @description Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+        };
+    };
+    "workspaceMoves.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a Universally Unique Identifier */
+                workspace: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceMove"][];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"] | components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+        };
+    };
+    "workspaceMoves.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a Universally Unique Identifier */
+                workspace: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWorkspaceMoveRequest"];
+            };
+        };
+        responses: {
+            /** @description WorkspaceMove */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceMove"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"] | components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

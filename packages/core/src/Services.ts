@@ -84,6 +84,11 @@ import { WorkspaceWatch } from "./workspaces/Watch.js"
 import { workspaceAcl, type WorkspaceRepo } from "./workspaces/Workspace.js"
 import { workspaceBuildExecutor, type WorkspaceBuildExecutorServices } from "./workspaces/WorkspaceBuildExecutor.js"
 import { WorkspaceBuilds } from "./workspaces/WorkspaceBuilds.js"
+import {
+  workspaceMoveExecutor,
+  type WorkspaceMoveExecutorServices,
+  WorkspaceMoves
+} from "./workspaces/WorkspaceMoves.js"
 import { Workspaces } from "./workspaces/Workspaces.js"
 import { WorkspaceSchedules } from "./workspaces/WorkspaceSchedules.js"
 
@@ -145,7 +150,13 @@ const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.
   .pipe(
     Layer.provideMerge(lifecycleActionsLayer),
     Layer.provideMerge(
-      Layer.mergeAll(Workspaces.Default, PortShares.Default, AutofillParameters.Default, WorkspaceQuotas.Default)
+      Layer.mergeAll(
+        Workspaces.Default,
+        PortShares.Default,
+        AutofillParameters.Default,
+        WorkspaceQuotas.Default,
+        WorkspaceMoves.Default
+      )
     ),
     Layer.provideMerge(WorkspaceBuilds.Default),
     Layer.provideMerge(templateVersions)
@@ -205,6 +216,10 @@ const jobExecutors = Layer.mergeAll(
   JobExecutors.registerEffect(Effect.map(Effect.context<WorkspaceBuildExecutorServices>(), (context) => ({
     workspace_build: (job: ProvisionerJobRecord, ctx: JobContext) =>
       Effect.provide(workspaceBuildExecutor(job, { provisioner: ctx.provisioner, onLog: ctx.log }), context)
+  }))),
+  JobExecutors.registerEffect(Effect.map(Effect.context<WorkspaceMoveExecutorServices>(), (context) => ({
+    workspace_move: (job: ProvisionerJobRecord, ctx: JobContext) =>
+      Effect.provide(workspaceMoveExecutor(job, { provisioner: ctx.provisioner, onLog: ctx.log }), context)
   })))
 )
 

@@ -236,6 +236,7 @@ export {
   type DaemonSessionOptions,
   serveDaemon
 } from "./provisioners/ExternalDaemon.js"
+export { type LinkSocket, moveLinkOf } from "./provisioners/MoveLinkSocket.js"
 export {
   decidePlacement,
   formatSize,
@@ -265,6 +266,8 @@ export {
   type ImportInput,
   type ImportResult,
   makeProvisioners,
+  type MovedVolume,
+  type MoveLink,
   type NameValue,
   type Preset,
   type ProvisionedAgent,
@@ -283,6 +286,9 @@ export {
   type RichParameterOption,
   type TemplateVariable,
   type TransitionResources,
+  type VolumeMoveInput,
+  type VolumeMoveResult,
+  type VolumeMoveSide,
   type WorkspaceTransition,
   workspaceTransitions
 } from "./provisioners/Provisioner.js"
@@ -538,6 +544,7 @@ export {
   AvailableUsersQuery,
   CancelBuildQuery,
   CreateWorkspaceBuildRequest,
+  CreateWorkspaceMoveRequest,
   CreateWorkspaceRequest,
   DeleteWorkspaceAgentPortShareRequest,
   GetWorkspaceQuery,
@@ -614,6 +621,8 @@ export {
 } from "./workspaces/WorkspaceBuild.js"
 export { AgentInitScripts, TaskPrompts } from "./workspaces/WorkspaceBuildExecutor.js"
 export { type QueueBuild, WorkspaceBuilds } from "./workspaces/WorkspaceBuilds.js"
+export * from "./workspaces/WorkspaceMove.js"
+export { WorkspaceMoves } from "./workspaces/WorkspaceMoves.js"
 export { Workspaces } from "./workspaces/Workspaces.js"
 export { ResolveAutostartResponse, WorkspaceSchedules } from "./workspaces/WorkspaceSchedules.js"
 export {

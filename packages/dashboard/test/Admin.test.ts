@@ -5,7 +5,8 @@
  * with a message), users (create with the form's checks, search, roles, suspend, which sends the
  * suspended user's open page to sign in, activate, delete), the audit log (its `q` filter and
  * pages), an organization's members, groups, custom roles and provisioners (a host that a daemon
- * connected with a provisioner key reports), appearance (the service banner), deployment
+ * connected with a provisioner key reports, drained and taken back by the owner; no button for
+ * who may not manage daemons), appearance (the service banner), deployment
  * settings, licenses, health, and the insights' charts with their tables. axe on every page (the
  * users page in dark too). One service and one browser for the file's tests.
  *
@@ -676,11 +677,56 @@ describe.skipIf(!available)("the administration in Chromium", () => {
         "3",
         "unknown",
         "docker-a",
-        expect.stringMatching(/^(now|\d+ seconds ago)$/)
+        expect.stringMatching(/^(now|\d+ seconds ago)$/),
+        "Drain"
       ])
       await page.getByRole("table", { name: "Provisioner daemons" }).getByRole("rowheader", { name: /docker-a/ })
         .waitFor()
       await expectAccessible(page)
+
+      // The owner (who may manage daemons) drains the host, then takes it back.
+      await host.getByRole("button", { name: "Drain rack-7" }).click()
+      await host.getByRole("cell", { name: /^(connected|offline), draining$/ }).waitFor()
+      await host.getByRole("button", { name: "Undrain rack-7" }).waitFor()
+      expect((await owner.get(`/organizations/${orgId}/provisionerhosts`)).body[0].draining).toBe(true)
+      await expectAccessible(page)
+      await host.getByRole("button", { name: "Undrain rack-7" }).click()
+      await host.getByRole("button", { name: "Drain rack-7" }).waitFor()
+      expect(await host.getByRole("cell", { name: /draining/ }).count()).toBe(0)
+      expect((await owner.get(`/organizations/${orgId}/provisionerhosts`)).body[0].draining).toBe(false)
+
+      // A member is refused the page; one who may edit the organization but not manage its daemons
+      // (a custom role) sees the host without the button.
+      const memberContext = await browser.newContext()
+      const memberPage = await watchedPage(memberContext, /401|403|404/)
+      await signIn(memberPage, srv.url, member.email)
+      await memberPage.goto(`${srv.url}/organizations/coder/provisioners`)
+      await memberPage.getByRole("alert").filter({ hasText: "You do not have permission to view this page" }).waitFor()
+      expect(await memberPage.getByRole("button", { name: /Drain/ }).count()).toBe(0)
+      expectNoProblems(memberPage)
+      await memberContext.close()
+      const editorRole = await owner.post(`/organizations/${orgId}/members/roles`, {
+        name: "org-editor",
+        display_name: "Organization editor",
+        organization_permissions: [{ resource_type: "organization", action: "update", negate: false }]
+      })
+      expect(editorRole.status, JSON.stringify(editorRole.body)).toBe(200)
+      const editor = await createUser(owner, { username: "olga", organization_ids: [orgId] })
+      const assigned = await owner.put(`/organizations/${orgId}/members/${editor.user.id}/roles`, {
+        roles: ["org-editor"]
+      })
+      expect(assigned.status, JSON.stringify(assigned.body)).toBe(200)
+      const editorContext = await browser.newContext()
+      const editorPage = await watchedPage(editorContext, /401|403|404/)
+      await signIn(editorPage, srv.url, editor.email)
+      await editorPage.goto(`${srv.url}/organizations/coder/provisioners`)
+      const seen = editorPage.getByRole("table", { name: "Provisioner hosts" }).getByRole("row", { name: /rack-7/ })
+      await seen.getByRole("cell", { name: /^(connected|offline)$/ }).waitFor()
+      expect(await editorPage.getByRole("button", { name: /Drain/ }).count()).toBe(0)
+      expect(await editorPage.getByRole("columnheader", { name: "Actions" }).count()).toBe(0)
+      await expectAccessible(editorPage)
+      expectNoProblems(editorPage)
+      await editorContext.close()
     } finally {
       daemon.socket.close()
     }

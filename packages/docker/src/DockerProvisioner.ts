@@ -47,6 +47,7 @@ import {
   LABEL_WORKSPACE_NAME,
   workspaceSelector
 } from "./Labels.js"
+import { moveVolumes } from "./Move.js"
 
 /** The provisioner type jobs name. */
 export const DOCKER_PROVISIONER = "docker"
@@ -492,7 +493,10 @@ export const makeDockerProvisioner = (options: DockerProvisionerOptions): Provis
       Effect.withSpan("DockerProvisioner.apply")
     )
 
-  return makeTemplateProvisioner({ type: DOCKER_PROVISIONER, driver: { rules, apply } })
+  return {
+    ...makeTemplateProvisioner({ type: DOCKER_PROVISIONER, driver: { rules, apply } }),
+    moveVolumes: (input) => moveVolumes(docker, input)
+  }
 }
 
 /** The most of a progress line a pull holds while it waits for the line's end. */

@@ -32,6 +32,7 @@ import { UsersApi } from "./users/Api.js"
 import { AuthorizationApi, SessionApi } from "./users/AuthApi.js"
 import { SignInApi, SignInSessionApi } from "./users/SignInApi.js"
 import { WorkspacesApi } from "./workspaces/Api.js"
+import { WorkspaceMoveLinkApi, WorkspaceMovesApi } from "./workspaces/MovesApi.js"
 import { PortSharesApi } from "./workspaces/PortSharesApi.js"
 import { WorkspaceSchedulesApi } from "./workspaces/ScheduleApi.js"
 import { WorkspaceSharingApi } from "./workspaces/SharingApi.js"
@@ -54,6 +55,8 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(TemplateVersionsApi)
   .add(WorkspaceSharingApi)
   .add(PortSharesApi)
+  .add(WorkspaceMovesApi)
+  .add(WorkspaceMoveLinkApi)
   .add(WorkspaceSchedulesApi)
   .add(WorkspacesApi)
   .add(WorkspaceWatchApi)

@@ -94,6 +94,8 @@ import { UsersHttp } from "./users/Http.js"
 import { SignInHttp, SignInSessionHttp } from "./users/SignInHttp.js"
 import { makeWebSocketHub, type WebSocketHub } from "./WebSocket.js"
 import { WorkspacesHttp } from "./workspaces/Http.js"
+import { MoveLinks } from "./workspaces/MoveLinks.js"
+import { WorkspaceMoveLinkHttp, WorkspaceMovesHttp } from "./workspaces/MovesHttp.js"
 import { PortSharesHttp } from "./workspaces/PortSharesHttp.js"
 import { WorkspaceSchedulesHttp } from "./workspaces/ScheduleHttp.js"
 import { WorkspaceSharingHttp } from "./workspaces/SharingHttp.js"
@@ -117,6 +119,8 @@ export const implementations = [
   TemplateVersionsHttp,
   WorkspaceSharingHttp,
   PortSharesHttp,
+  WorkspaceMovesHttp,
+  WorkspaceMoveLinkHttp,
   WorkspacesHttp,
   WorkspaceSchedulesHttp,
   WorkspaceWatchHttp,
@@ -325,7 +329,7 @@ const withSecretBox = <E>(
 }
 
 const servicesOn = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOptions) =>
-  Layer.mergeAll(ProvisionerWorkers.Default, Notifier.Default, StreamEnds.layer).pipe(
+  Layer.mergeAll(ProvisionerWorkers.Default, Notifier.Default, StreamEnds.layer, MoveLinks.layer).pipe(
     Layer.provideMerge(ServicesLive),
     Layer.provideMerge(options.notificationSenders ?? NotificationSenders.live),
     Layer.provideMerge(

@@ -52,6 +52,7 @@ import { migration as m0049 } from "./migrations/0049_prebuilds_user.js"
 import { migration as m0050 } from "./migrations/0050_provisioner_hosts.js"
 import { migration as m0051 } from "./migrations/0051_job_hosts.js"
 import { migration as m0052 } from "./migrations/0052_host_draining.js"
+import { migration as m0053 } from "./migrations/0053_workspace_moves.js"
 import type { DialectTypes } from "./Schema.js"
 
 const run = (statements: ReadonlyArray<string>) =>
@@ -108,7 +109,8 @@ export const migrations = (types: DialectTypes) => ({
   "0049_prebuilds_user": run(m0049(types)),
   "0050_provisioner_hosts": run(m0050(types)),
   "0051_job_hosts": run(m0051(types)),
-  "0052_host_draining": run(m0052(types))
+  "0052_host_draining": run(m0052(types)),
+  "0053_workspace_moves": run(m0053(types))
 })
 
 /**

@@ -39,6 +39,7 @@ import * as LoginThrottleRepositories from "./users/LoginThrottleRepositories.js
 import * as Repositories from "./users/Repositories.js"
 import * as WorkspaceBuildRepositories from "./workspaces/BuildRepositories.js"
 import * as LifecycleRepositories from "./workspaces/LifecycleRepositories.js"
+import * as MoveRepositories from "./workspaces/MoveRepositories.js"
 import * as PortShareRepositories from "./workspaces/PortShareRepositories.js"
 import * as WorkspaceRepositories from "./workspaces/Repositories.js"
 import * as TickLockLayer from "./workspaces/TickLock.js"
@@ -59,6 +60,7 @@ const baseRepositories = Layer.mergeAll(
   WorkspaceRepositories.layer,
   TickLockLayer.layer,
   PortShareRepositories.layer,
+  MoveRepositories.layer,
   WorkspaceBuildRepositories.layer,
   AgentRepositories.layer,
   AgentLogRepositories.layer,

@@ -6,13 +6,20 @@
  * provisioner key. `--concurrency n` runs n jobs at once (one connection each, named
  * `<name>`, `<name>-2`, ...). It reconnects after the deployment restarts, and on SIGTERM or
  * SIGINT takes no further job, lets the running ones finish, and exits.
+ *
+ * `workbay provisioner hosts list|drain|undrain`: the hosts such daemons run workspaces on, with
+ * their capacity (`GET /organizations/{org}/provisionerhosts`), and draining one (`PATCH
+ * /organizations/{org}/provisionerhosts/{host}` `{"draining": true}`: placement skips it, its
+ * workspaces stay) or taking it back (docs/provisioner-daemons.md, "Draining").
  */
-import { isStatus, makeClient, unwrap } from "@workbay/client"
+import { isStatus, makeClient, type Schemas, unwrap } from "@workbay/client"
 import {
   agentInitScript,
   type DaemonLink,
   INIT_SCRIPT_PLATFORMS,
   makeProvisioners,
+  moveLinkOf,
+  ProvisionerFailure,
   runDaemonSession
 } from "@workbay/core"
 import { dockerClient, hostCapacityReader, makeDockerProvisioner, ping } from "@workbay/docker"
@@ -22,6 +29,8 @@ import WebSocket from "ws"
 import { Client } from "../Client.js"
 import type { Context } from "../Context.js"
 import { ApiError, CliError, usageError } from "../Errors.js"
+import { isNotFound, organizationOf } from "../Lookup.js"
+import { ago, printJson, printTable } from "../Output.js"
 
 export interface ProvisionerStartOptions {
   readonly key?: string
@@ -136,12 +145,30 @@ export const provisionerStart = async (ctx: Context, options: ProvisionerStartOp
   const serve = new Client(url, undefined)
   const headers = { "Coder-Provisioner-Daemon-Key": key, "Coder-Build-Version": `workbay-cli ${engine.right.Version}` }
   let fatal: CliError | undefined
+  /** A move's link (protocol 1.3): the path the job named, with the key and the job's one-time token. */
+  const openMoveLink = (stream: { readonly path: string; readonly token: string }) =>
+    Effect.tryPromise({
+      try: async () => {
+        const at = new URL(stream.path, "http://link")
+        const query = Object.fromEntries(at.searchParams)
+        const socket = await serve.socket(at.pathname.replace(/^\/api\/v2/, ""), query, {
+          ...headers,
+          "Workbay-Move-Token": stream.token
+        })
+        return moveLinkOf(socket)
+      },
+      catch: (e) =>
+        new ProvisionerFailure({
+          message: `Could not open the move's link: ${e instanceof Error ? e.message : String(e)}`,
+          logs: []
+        })
+    })
 
   /** One connection, reconnected with a growing pause until the daemon stops. */
   const connection = async (index: number) => {
     const daemonName = index === 0 ? name : `${name}-${index + 1}`
     // Every connection names the host (its daemons' name); the first one reports the host's capacity.
-    const query = { provisioner: "docker", version: "1.2", name: daemonName, host: name, tag: tags }
+    const query = { provisioner: "docker", version: "1.3", name: daemonName, host: name, tag: tags }
     let pause = 1_000
     while (!stopping && fatal === undefined) {
       let socket: WebSocket
@@ -168,6 +195,7 @@ export const provisionerStart = async (ctx: Context, options: ProvisionerStartOp
         agentInitScript: initScript,
         log: (line) => Effect.sync(() => log(`${daemonName}: ${line}`)),
         stop: Deferred.await(stop),
+        openMoveLink,
         ...(index === 0 ? { capacity } : {})
       }))
       if (Option.isSome(welcome)) pause = 1_000
@@ -197,3 +225,82 @@ export const provisionerStart = async (ctx: Context, options: ProvisionerStartOp
   log("stopped")
   return 0
 }
+
+type ProvisionerHost = Schemas["ProvisionerHost"]
+
+const figure = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2, useGrouping: false })
+const sized = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1, useGrouping: false })
+const BYTE_UNITS: ReadonlyArray<readonly [string, number]> = [
+  ["TiB", 1024 ** 4],
+  ["GiB", 1024 ** 3],
+  ["MiB", 1024 ** 2],
+  ["KiB", 1024]
+]
+
+/** "512 MiB", "1.5 GiB": in the largest binary unit the amount reaches (as the dashboard's hosts table). */
+const bytes = (n: number) => {
+  const unit = BYTE_UNITS.find(([, size]) => n >= size)
+  return unit === undefined ? `${sized.format(n)} B` : `${sized.format(n / unit[1])} ${unit[0]}`
+}
+
+export interface HostsFlags {
+  readonly org?: string
+}
+
+/** `provisioner hosts list`: the organization's hosts; CPUs and memory as promised to workspaces, of the host's total. */
+export const hostsList = async (ctx: Context, flags: HostsFlags) => {
+  const client = ctx.client()
+  const org = await organizationOf(client, flags.org)
+  const hosts = await unwrap(
+    client.rest.GET("/api/v2/organizations/{organization}/provisionerhosts", {
+      params: { path: { organization: org.id } }
+    })
+  )
+  if (ctx.output === "json") return printJson(hosts)
+  printTable(
+    ["name", "status", "draining", "cpus", "memory", "containers", "free disk", "last seen"],
+    hosts.map((h: ProvisionerHost) => [
+      h.name,
+      h.status,
+      String(h.draining),
+      `${figure.format(h.cpus_promised)} of ${figure.format(h.cpus)}`,
+      `${bytes(h.memory_promised_bytes)} of ${bytes(h.memory_bytes)}`,
+      figure.format(h.containers),
+      h.disk_free_bytes === null ? "unknown" : bytes(h.disk_free_bytes),
+      ago(h.last_seen_at)
+    ]),
+    "provisioner hosts"
+  )
+}
+
+/** `provisioner hosts drain|undrain <host>`: one line saying what changed (and the host under `--output json`). */
+const setDraining = async (ctx: Context, host: string, draining: boolean, flags: HostsFlags) => {
+  const client = ctx.client()
+  const org = await organizationOf(client, flags.org)
+  const updated = await unwrap(
+    client.rest.PATCH("/api/v2/organizations/{organization}/provisionerhosts/{host}", {
+      params: { path: { organization: org.id, host } },
+      body: { draining }
+    })
+  ).catch((e: unknown) => {
+    // The organization is one of the caller's (organizationOf): a 404 is the host's.
+    if (isNotFound(e)) {
+      throw new CliError(
+        `Organization ${org.name} has no provisioner host named "${host}".`,
+        1,
+        "See its hosts with: workbay provisioner hosts list"
+      )
+    }
+    throw e
+  })
+  const out = ctx.output === "json" ? process.stderr : process.stdout
+  out.write(
+    draining
+      ? `Host ${updated.name} is draining: no new workspace is placed on it; its workspaces stay.\n`
+      : `Host ${updated.name} is no longer draining: new workspaces may be placed on it.\n`
+  )
+  if (ctx.output === "json") printJson(updated)
+}
+
+export const hostsDrain = (ctx: Context, host: string, flags: HostsFlags) => setDraining(ctx, host, true, flags)
+export const hostsUndrain = (ctx: Context, host: string, flags: HostsFlags) => setDraining(ctx, host, false, flags)

@@ -14,7 +14,8 @@ import {
   type BuildInput,
   type BuildResult,
   type ImportResult,
-  type ProvisionerFailure,
+  type MoveLink,
+  ProvisionerFailure,
   type ProvisionerLog,
   type ProvisionerRegistry,
   QuotaExceeded,
@@ -48,6 +49,13 @@ export interface DaemonClientOptions {
    * only to a connection that named its `host`). A failed reading is logged and skipped.
    */
   readonly capacity?: Effect.Effect<HostCapacity, unknown> | undefined
+  /**
+   * Opens a move's link (protocol 1.3): a WebSocket to the service's `path` with the one-time
+   * `token`. Without it the daemon fails every move.
+   */
+  readonly openMoveLink?:
+    | ((stream: { readonly path: string; readonly token: string }) => Effect.Effect<MoveLink, ProvisionerFailure>)
+    | undefined
 }
 
 /** The service's `welcome`: who this connection is. */
@@ -73,7 +81,7 @@ export const DaemonJob = Schema.Struct({
   job_id: Schema.String,
   job_type: Schema.String,
   provisioner: Schema.String,
-  operation: Schema.Literal("import", "build"),
+  operation: Schema.Literal("import", "build", "move"),
   import: Schema.optional(Schema.Struct({
     archive: Schema.String,
     content_type: Schema.String,
@@ -99,6 +107,16 @@ export const DaemonJob = Schema.Struct({
       template_version_id: Schema.String,
       prebuilt_workspace_build_stage: Schema.optional(Schema.Literal("claim"))
     }))
+  })),
+  /** Since 1.3: one side of a move of a stopped workspace's volumes (docs/provisioner-daemons.md, "Moving a workspace"). */
+  move: Schema.optional(Schema.Struct({
+    side: Schema.Literal("export", "import", "cleanup"),
+    deployment_id: Schema.String,
+    workspace_id: Schema.String,
+    images: Schema.Array(Schema.String),
+    /** The link's path on the service (export and import), opened with `token` in `Workbay-Move-Token`. */
+    stream_path: Schema.String,
+    token: Schema.String
   }))
 })
 type Job = typeof DaemonJob.Type
@@ -276,6 +294,28 @@ export const runDaemonSession = (
           }
           const result = yield* Effect.either(provisioner.value.build(input))
           return yield* answer(Either.map(result, buildWire))
+        }
+        if (job.operation === "move" && job.move !== undefined) {
+          const given = job.move
+          const moveVolumes = provisioner.value.moveVolumes
+          if (moveVolumes === undefined) {
+            return yield* fail(`The ${job.provisioner} provisioner of this daemon cannot move workspaces.`)
+          }
+          const openLink = options.openMoveLink
+          const result = yield* Effect.either(moveVolumes({
+            side: given.side,
+            deployment_id: given.deployment_id,
+            workspace_id: given.workspace_id,
+            images: given.images,
+            stream: { path: given.stream_path, token: given.token },
+            openLink: openLink ??
+              (() =>
+                Effect.fail(
+                  new ProvisionerFailure({ message: "This provisioner daemon cannot open a move's link.", logs: [] })
+                )),
+            onLog
+          }))
+          return yield* answer(result)
         }
         return yield* fail(`The job's ${job.operation} has no input.`)
       }).pipe(Effect.scoped)

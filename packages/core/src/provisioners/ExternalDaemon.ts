@@ -35,6 +35,8 @@ import {
   type Provisioner,
   ProvisionerFailure,
   type ProvisionerLog,
+  type VolumeMoveInput,
+  type VolumeMoveResult,
   workspaceTransitions
 } from "./Provisioner.js"
 import { ProvisionerDaemonRepo } from "./ProvisionerDaemon.js"
@@ -54,7 +56,7 @@ import { provisionerKeyDeletedChannel, ProvisionerKeys } from "./ProvisionerKeys
 import { DEFAULT_LOG_FLUSH_INTERVAL, DEFAULT_POLL_INTERVAL, ProvisionerWorkers } from "./Worker.js"
 
 /** The protocol's version, sent in `welcome`. */
-export const DAEMON_PROTOCOL_VERSION = "1.2"
+export const DAEMON_PROTOCOL_VERSION = "1.3"
 
 /** Close codes of a daemon's connection beside RFC 6455's (1000, 1001, 1009, 1011). */
 export const DaemonCloseCode = {
@@ -284,6 +286,18 @@ export const DaemonImportResult = Schema.Struct({
   has_external_agent: def(Schema.Boolean, () => false)
 })
 
+/** The result of a move's side (`complete` of a `workspace_move`): the volumes the import verified. */
+export const DaemonMoveResult = Schema.Struct({
+  volumes: def(
+    Schema.Array(Schema.Struct({
+      name: Str(256),
+      bytes: Schema.Number.pipe(Schema.nonNegative(), Schema.finite()),
+      sha256: Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/))
+    })).pipe(Schema.maxItems(1000)),
+    () => []
+  )
+})
+
 /** The result of a build (`complete` of a `workspace_build`). */
 export const DaemonBuildResult = Schema.Struct({
   resources: def(Schema.Array(Resource), () => []),
@@ -324,6 +338,7 @@ export type DaemonMessage = typeof DaemonMessage.Type
 const decodeMessage = Schema.decodeUnknownEither(Schema.parseJson(DaemonMessage))
 const decodeImport = Schema.decodeUnknownEither(DaemonImportResult)
 const decodeBuild = Schema.decodeUnknownEither(DaemonBuildResult)
+const decodeMove = Schema.decodeUnknownEither(DaemonMoveResult)
 
 /** The one-line reason of a decoding failure (a close reason holds 123 bytes). */
 const describeParse = (e: ParseResult.ParseError) =>
@@ -339,9 +354,9 @@ interface HeldJob {
   readonly beats: Queue.Queue<void>
   /** Set once the executor asked the daemon (the `job` message was sent). */
   call?: {
-    readonly kind: "import" | "build"
-    readonly input: ImportInput | BuildInput
-    readonly answer: Deferred.Deferred<ImportResult | BuildResult, ProvisionerFailure>
+    readonly kind: "import" | "build" | "move"
+    readonly input: ImportInput | BuildInput | VolumeMoveInput
+    readonly answer: Deferred.Deferred<ImportResult | BuildResult | VolumeMoveResult, ProvisionerFailure>
   }
 }
 
@@ -410,13 +425,13 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
 
     /** The remote provisioner of one held job: sends it to the daemon and waits for its answer. */
     const remote = (h: HeldJob): Provisioner => {
-      const call = <R extends ImportResult | BuildResult>(
-        kind: "import" | "build",
-        input: ImportInput | BuildInput,
-        payload: NonNullable<(typeof DaemonJob.Encoded)["import" | "build"]>
+      const call = <R extends ImportResult | BuildResult | VolumeMoveResult>(
+        kind: "import" | "build" | "move",
+        input: ImportInput | BuildInput | VolumeMoveInput,
+        payload: NonNullable<(typeof DaemonJob.Encoded)["import" | "build" | "move"]>
       ) =>
         Effect.gen(function*() {
-          const answer = yield* Deferred.make<ImportResult | BuildResult, ProvisionerFailure>()
+          const answer = yield* Deferred.make<ImportResult | BuildResult | VolumeMoveResult, ProvisionerFailure>()
           h.call = { kind, input, answer }
           yield* send({
             type: "job",
@@ -457,6 +472,19 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
               ...(input.task === undefined ? {} : { task: input.task }),
               ...(input.metadata === undefined ? {} : { metadata: input.metadata })
             } satisfies NonNullable<(typeof DaemonJob.Encoded)["build"]>
+          ),
+        moveVolumes: (input) =>
+          call<VolumeMoveResult>(
+            "move",
+            input,
+            {
+              side: input.side,
+              deployment_id: input.deployment_id,
+              workspace_id: input.workspace_id,
+              images: input.images,
+              stream_path: input.stream.path,
+              token: input.stream.token
+            } satisfies NonNullable<(typeof DaemonJob.Encoded)["move"]>
           )
       }
     }
@@ -594,6 +622,12 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
               return yield* Either.match(decoded, {
                 onLeft: (e) => Deferred.fail(call.answer, invalidResult(e)),
                 onRight: (r) => Deferred.succeed(call.answer, { ...r, logs: [] } satisfies ImportResult)
+              })
+            }
+            if (call.kind === "move") {
+              return yield* Either.match(decodeMove(message.result), {
+                onLeft: (e) => Deferred.fail(call.answer, invalidResult(e)),
+                onRight: (r) => Deferred.succeed(call.answer, r satisfies VolumeMoveResult)
               })
             }
             const decoded = decodeBuild(message.result)

@@ -336,11 +336,65 @@ export class ProvisionerFailure extends Data.TaggedError("ProvisionerFailure")<{
 /** The error code of an import whose required template variables have no value. */
 export { REQUIRED_TEMPLATE_VARIABLES } from "./ProvisionerJob.js"
 
+/**
+ * A byte link between the two hosts of a move (docs/provisioner-daemons.md, "Moving a
+ * workspace"): the daemon's WebSocket to the service, joined there with the other host's. Frames
+ * pass as they are sent: bytes stay bytes, text stays text.
+ */
+export interface MoveLink {
+  /** Sends one frame; resolves once the link can take more (a slow reader slows the sender). Rejects once closed. */
+  readonly send: (data: Uint8Array | string) => Promise<void>
+  /** The next frame; `undefined` once the other side closed normally; rejects when the link broke (with the reason). */
+  readonly next: () => Promise<Uint8Array | string | undefined>
+  /** Closes the link (1000, or the code given with a reason). */
+  readonly close: (code?: number, reason?: string) => void
+}
+
+/** Which end of a move a host is: `export` reads its volumes, `import` writes them, `cleanup` removes the old ones. */
+export type VolumeMoveSide = "export" | "import" | "cleanup"
+
+/** What one host does in a move of a stopped workspace's volumes. */
+export interface VolumeMoveInput {
+  readonly side: VolumeMoveSide
+  readonly deployment_id: string
+  readonly workspace_id: string
+  /**
+   * The images the workspace's containers ran: the target must hold each (checked before a byte
+   * is copied); the helper containers that reach the volumes are made of the first.
+   */
+  readonly images: ReadonlyArray<string>
+  /** The service's path of the link, and the one-time token that opens it (export and import). */
+  readonly stream: { readonly path: string; readonly token: string }
+  /**
+   * Opens the link `stream` names (a daemon's WebSocket to the service). Absent on the service's
+   * side, whose remote provisioner hands `stream` to the daemon, which opens it.
+   */
+  readonly openLink?: ((stream: VolumeMoveInput["stream"]) => Effect.Effect<MoveLink, ProvisionerFailure>) | undefined
+  readonly onLog?: ProvisionerLogSink
+}
+
+/** One volume as a move copied it: what arrived matches what left (the target re-read it). */
+export interface MovedVolume {
+  readonly name: string
+  readonly bytes: number
+  /** SHA-256 of the volume's archive, hex. */
+  readonly sha256: string
+}
+
+export interface VolumeMoveResult {
+  readonly volumes: ReadonlyArray<MovedVolume>
+}
+
 /** A provisioner: a type name and the two operations. Neither may die on bad input. */
 export interface Provisioner {
   readonly type: string
   readonly import: (input: ImportInput) => Effect.Effect<ImportResult, ProvisionerFailure>
   readonly build: (input: BuildInput) => Effect.Effect<BuildResult, ProvisionerFailure>
+  /**
+   * Moves a stopped workspace's volumes between two hosts (one side per call): a provisioner
+   * whose workspaces keep data on their host (the Docker driver) gives it; others cannot be moved.
+   */
+  readonly moveVolumes?: ((input: VolumeMoveInput) => Effect.Effect<VolumeMoveResult, ProvisionerFailure>) | undefined
 }
 
 /** The provisioners this deployment knows, by type name. */

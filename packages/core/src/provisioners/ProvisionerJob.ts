@@ -6,7 +6,16 @@
 import { Context, type Effect, type Option, Schema } from "effect"
 import { omitEmpty, putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
 
-export const provisionerJobTypes = ["template_version_import", "workspace_build", "template_version_dry_run"] as const
+/**
+ * The described system's three types, and Workbay's `workspace_move` (one side of a move of a
+ * stopped workspace between hosts: docs/provisioner-daemons.md, "Moving a workspace").
+ */
+export const provisionerJobTypes = [
+  "template_version_import",
+  "workspace_build",
+  "template_version_dry_run",
+  "workspace_move"
+] as const
 export type ProvisionerJobType = typeof provisionerJobTypes[number]
 
 export const provisionerJobStatuses = [
@@ -33,6 +42,10 @@ export type LogLevel = typeof logLevels[number]
 export interface ProvisionerJobInput {
   readonly template_version_id?: string | undefined
   readonly workspace_build_id?: string | undefined
+  /** A `workspace_move` job's move, which side of it the job is, and the images the workspace ran. */
+  readonly workspace_move_id?: string | undefined
+  readonly move_side?: "export" | "import" | "cleanup" | undefined
+  readonly move_images?: ReadonlyArray<string> | undefined
   /**
    * `claim` on the build that claims a prebuilt workspace for its new owner (the described
    * system's `prebuilt_workspace_build_stage`): its provisioner keeps the machine and its agent
@@ -309,6 +322,7 @@ const NullableDate = Schema.Date
 export class ProvisionerJobInputWire extends Schema.Class<ProvisionerJobInputWire>("ProvisionerJobInput")({
   template_version_id: omitEmpty(Schema.UUID),
   workspace_build_id: omitEmpty(Schema.UUID),
+  workspace_move_id: omitEmpty(Schema.UUID),
   error: omitEmpty(Schema.String)
 }) {}
 

@@ -224,3 +224,15 @@ export class DeleteWorkspaceAgentPortShareRequest extends Schema.Class<DeleteWor
   agent_name: AgentName,
   port: AnyPort
 }) {}
+
+/**
+ * `POST /workspaces/{workspace}/moves`: move a stopped workspace to another provisioner host
+ * (Workbay's own route: docs/provisioner-daemons.md, "Moving a workspace").
+ */
+export class CreateWorkspaceMoveRequest extends Schema.Class<CreateWorkspaceMoveRequest>("CreateWorkspaceMoveRequest")({
+  host: Schema.String.pipe(
+    Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
+      message: () => "A host name: 1-64 letters, digits, \".\", \"_\" and \"-\", starting with a letter or digit."
+    })
+  )
+}) {}

@@ -68,6 +68,8 @@ import {
   type WorkspaceBuildSummary,
   WorkspaceResourceRepo
 } from "./WorkspaceBuild.js"
+import { WorkspaceMoveRepo } from "./WorkspaceMove.js"
+import { moveActive, moveAfter } from "./WorkspaceMoves.js"
 import { toBuildResource, WorkspaceBuild, WorkspaceBuildParameter } from "./WorkspaceWire.js"
 
 /** The default and the largest page of a workspace's builds. */
@@ -135,6 +137,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
     const events = yield* Events
     const placement = yield* Placement
     const files = yield* FileRepo
+    const moveRepo = yield* WorkspaceMoveRepo
 
     const jobOf = (id: string) => Effect.orDie(jobs.get(id))
 
@@ -305,12 +308,14 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
      * start is placed by free capacity among the hosts that could run it; otherwise none (any
      * worker may take it).
      */
-    const placementOf = (q: QueueBuild) =>
+    const placementOf = (q: QueueBuild, moved: { readonly movedTo: string | undefined }) =>
       Effect.gen(function*() {
         // An orphan delete calls no provisioner: any worker may record it, the host's gone or not.
         if (q.orphan) return { _tag: "Unplaced" } as const
         if (q.transition !== "start" && q.previous === undefined) return { _tag: "Unplaced" } as const
         if (q.previous !== undefined) {
+          // A workspace moved since its latest build is on the host it moved to.
+          if (moved.movedTo !== undefined) return { _tag: "Placed", host: moved.movedTo, ask: undefined } as const
           const before = Option.getOrUndefined(yield* jobRepo.findById(q.previous.job_id))
           const host = before?.host ?? null
           if (host !== null) return { _tag: "Placed", host, ask: undefined } as const
@@ -351,7 +356,10 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
       Effect.gen(function*() {
         const at = yield* now
         const buildId = yield* ids.uuid
-        const placed = yield* placementOf(q)
+        // No build while the workspace's volumes are being copied to another host.
+        const moved = yield* moveAfter(moveRepo, jobRepo, q.workspace.id, q.previous)
+        if (moved.unfinished) return yield* moveActive()
+        const placed = yield* placementOf(q, moved)
         const job = yield* jobs.enqueue({
           ...(placed._tag === "Placed"
             ? {

@@ -1,8 +1,16 @@
-import { useQuery } from "@tanstack/react-query"
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useParams } from "react-router"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { Time } from "../ui/Time.tsx"
-import { daemonsQuery, hostsQuery, jobsQuery } from "./queries.ts"
+import { organizationsApi as api } from "./api.ts"
+import {
+  daemonsQuery,
+  hostsQuery,
+  jobsQuery,
+  organizationKeys,
+  organizationQuery,
+  provisionerPermissionsQuery
+} from "./queries.ts"
 
 const tags = (t: Record<string, string>) => Object.entries(t).map(([k, v]) => `${k}=${v}`).join(" ")
 
@@ -24,14 +32,26 @@ const bytes = (n: number) => {
 /**
  * An organization's provisioner daemons (`GET /organizations/{org}/provisionerdaemons`), the hosts
  * its external daemons run workspaces on with their latest capacity (`GET
- * /organizations/{org}/provisionerhosts`), and its latest jobs (`GET
- * /organizations/{org}/provisionerjobs?limit=50`).
+ * /organizations/{org}/provisionerhosts`), each with "Drain" or "Undrain" (`PATCH
+ * /organizations/{org}/provisionerhosts/{host}`) for who may manage the organization's daemons
+ * (`POST /authcheck`), and its latest jobs (`GET /organizations/{org}/provisionerjobs?limit=50`).
  */
 export const ProvisionersPage = () => {
   const { org = "" } = useParams()
+  const organization = useQuery(organizationQuery(org))
   const daemons = useQuery(daemonsQuery(org))
   const hosts = useQuery(hostsQuery(org))
   const jobs = useQuery(jobsQuery(org))
+  const may = useQuery(provisionerPermissionsQuery(organization.data?.id ?? ""))
+  const queryClient = useQueryClient()
+  const drain = useMutation({
+    mutationFn: (h: { name: string; draining: boolean }) => api.setHostDraining(org, h.name, h.draining),
+    // The answer is the host as it is now: shown at once, then the list is read again.
+    onSuccess: (host) =>
+      queryClient.setQueryData(hostsQuery(org).queryKey, (list) => list?.map((h) => h.name === host.name ? host : h)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: organizationKeys.hosts(org) })
+  })
+  const drains = may.data?.update === true
   return (
     <>
       <h2>Provisioner daemons</h2>
@@ -67,7 +87,7 @@ export const ProvisionersPage = () => {
           </table>
         )}
       <h2>Provisioner hosts</h2>
-      <ErrorMessage error={hosts.error} />
+      <ErrorMessage error={hosts.error ?? may.error ?? drain.error} />
       {hosts.data === undefined ? <p role="status">Loading hosts…</p> : hosts.data.length === 0
         ? (
           <p className="empty">
@@ -79,7 +99,7 @@ export const ProvisionersPage = () => {
           <>
             <p className="hint">
               CPUs and memory: what the host's running workspace containers were promised (the sum of their limits), of
-              the host's total.
+              the host's total. A drained host takes no new workspace; its workspaces stay.
             </p>
             <table className="hosts">
               <caption className="visually-hidden">Provisioner hosts</caption>
@@ -95,6 +115,7 @@ export const ProvisionersPage = () => {
                   <th scope="col">Free disk</th>
                   <th scope="col">Daemons</th>
                   <th scope="col">Last seen</th>
+                  {drains ? <th scope="col">Actions</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -112,6 +133,20 @@ export const ProvisionersPage = () => {
                     <td>
                       <Time value={h.last_seen_at} />
                     </td>
+                    {drains
+                      ? (
+                        <td className="row-actions">
+                          <button
+                            type="button"
+                            aria-label={`${h.draining ? "Undrain" : "Drain"} ${h.name}`}
+                            disabled={drain.isPending}
+                            onClick={() => drain.mutate({ name: h.name, draining: !h.draining })}
+                          >
+                            {h.draining ? "Undrain" : "Drain"}
+                          </button>
+                        </td>
+                      )
+                      : null}
                   </tr>
                 ))}
               </tbody>

@@ -47,6 +47,28 @@ export const organizationsApi = {
   /** The machines its external daemons run workspaces on, with their latest capacity (Workbay's own route). */
   hosts: (organization: string) =>
     unwrap(client.GET("/api/v2/organizations/{organization}/provisionerhosts", org(organization))),
+  /** Drains a host (placement skips it; its workspaces stay) or takes it back: the host as it is then. */
+  setHostDraining: (organization: string, host: string, draining: boolean) =>
+    unwrap(
+      client.PATCH("/api/v2/organizations/{organization}/provisionerhosts/{host}", {
+        params: { path: { organization, host } },
+        body: { draining }
+      })
+    ),
+  /** The organization's checks of the one evaluator (`POST /authcheck`): may the user manage its provisioner daemons? */
+  provisionerPermissions: async (organizationId: string) => {
+    const answer = await unwrap(client.POST("/api/v2/authcheck", {
+      body: {
+        checks: {
+          update: {
+            object: { resource_type: "provisioner_daemon", organization_id: organizationId },
+            action: "update"
+          }
+        }
+      }
+    }))
+    return { update: answer["update"] === true }
+  },
   jobs: (organization: string) =>
     unwrap(
       client.GET("/api/v2/organizations/{organization}/provisionerjobs", {

@@ -10,6 +10,8 @@ export const organizationKeys = {
   roles: (org: string) => ["org-roles", org] as const,
   daemons: (org: string) => ["daemons", org] as const,
   hosts: (org: string) => ["provisioner-hosts", org] as const,
+  /** What the user may do with its provisioner daemons (by the organization's id). */
+  provisionerPermissions: (orgId: string) => ["provisioner-permissions", orgId] as const,
   jobs: (org: string) => ["jobs", org] as const
 }
 
@@ -30,6 +32,14 @@ export const daemonsQuery = (org: string) =>
 /** Hosts report every few seconds: their figures are read again every 10 s while the page is open. */
 export const hostsQuery = (org: string) =>
   queryOptions({ queryKey: organizationKeys.hosts(org), queryFn: () => api.hosts(org), refetchInterval: 10_000 })
+
+/** May the user drain the organization's hosts (update on its `provisioner_daemon`s)? */
+export const provisionerPermissionsQuery = (orgId: string) =>
+  queryOptions({
+    queryKey: organizationKeys.provisionerPermissions(orgId),
+    queryFn: () => api.provisionerPermissions(orgId),
+    enabled: orgId !== ""
+  })
 
 export const jobsQuery = (org: string) =>
   queryOptions({ queryKey: organizationKeys.jobs(org), queryFn: () => api.jobs(org) })

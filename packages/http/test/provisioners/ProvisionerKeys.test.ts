@@ -197,7 +197,7 @@ describe("the serve route", () => {
     const welcome = JSON.parse(ws.messages[0]!)
     expect(welcome).toMatchObject({
       type: "welcome",
-      protocol: "1.2",
+      protocol: "1.3",
       name,
       organization_id: orgId,
       provisioners: ["script", "echo2"]

@@ -196,7 +196,7 @@ export const responseRows: ReadonlyArray<Row> = [
       const welcome = JSON.parse(ws.messages[0]!)
       expect(welcome).toMatchObject({
         type: "welcome",
-        protocol: "1.2",
+        protocol: "1.3",
         organization_id: w.orgId,
         provisioners: ["script"]
       })

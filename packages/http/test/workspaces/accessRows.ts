@@ -222,6 +222,17 @@ export const accessRows: AreaRows = (tbl) => {
       }
     },
     {
+      // Reading a workspace's moves is reading the workspace; asking for one needs more (Moves.test.ts).
+      kind: "workspace",
+      action: "read",
+      route: "GET /workspaces/{workspace}/moves",
+      expected: [200, 404, 404, 200, 404, 200, 404, 404, 404, 200],
+      attempt: async () => {
+        const ws = await newWorkspace()
+        return { method: "GET", path: `/workspaces/${ws.id}/moves` }
+      }
+    },
+    {
       kind: "workspace",
       action: "update",
       route: "POST /workspaces/{workspace}/port-share",

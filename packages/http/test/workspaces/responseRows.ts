@@ -8,9 +8,25 @@ import { readEvents } from "../sse.js"
 import { SESSION_HEADER, uniqueName } from "../support.js"
 import { createVersion, runJobs } from "../templates/versions.js"
 import { connect, eventually } from "../websocket.js"
+import { GIB, movableTemplate, moveSettled, startMemoryHost, stoppedWorkspace } from "./moveFixtures.js"
 import { portShareTemplate, seedWorkspace } from "./portShareFixtures.js"
 import { workspacesOf } from "./responseFixtures.js"
 import { makeWorkspace } from "./sharingFixtures.js"
+
+/** Two hosts' daemons, a workspace stopped on the first and moved to the second: the move's answers. */
+const movedWorkspace = perWorld(async (w) => {
+  const key = (await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key") })).body.key
+  const from = await startMemoryHost(w.srv, w.orgId, key, uniqueName("from"), 32 * GIB)
+  const to = await startMemoryHost(w.srv, w.orgId, key, uniqueName("to"), 16 * GIB)
+  const templateId = await movableTemplate(w.srv, w.owner, w.orgId)
+  const ws = await stoppedWorkspace(w.owner, w.orgId, templateId)
+  const created = await w.owner.post(`/workspaces/${ws.id}/moves`, { host: to.name })
+  const done = await moveSettled(w.owner, ws.id)
+  expect(done.status, done.error).toBe("succeeded")
+  const listed = await w.owner.get(`/workspaces/${ws.id}/moves`)
+  await Promise.all([from.stop(), to.stop()])
+  return { created, listed, links: [...from.links, ...to.links] }
+})
 
 /** A workspace of bob's to share or unshare in a row. */
 const throwawayWorkspace = (w: World) =>
@@ -371,5 +387,31 @@ export const responseRows: ReadonlyArray<Row> = [
     const r = await w.owner.patch(`/workspacebuilds/${slow.latest_build.id}/cancel`)
     await runJobs(w.srv)
     return r
-  })
+  }),
+  row(
+    "workspaceMoves.create",
+    "POST /api/v2/workspaces/:workspace/moves",
+    201,
+    "WorkspaceMove",
+    async (w) => (await movedWorkspace(w)).created
+  ),
+  row(
+    "workspaceMoves.list",
+    "GET /api/v2/workspaces/:workspace/moves",
+    200,
+    "[WorkspaceMove]",
+    async (w) => (await movedWorkspace(w)).listed
+  ),
+  row(
+    "workspaceMoveLink.link",
+    "GET /api/v2/organizations/:organization/workspacemoves/:move/stream",
+    101,
+    "none",
+    async (w) => {
+      // Each host's daemon opened its side of the link: both upgraded.
+      const { links } = await movedWorkspace(w)
+      expect(links).toEqual([101, 101])
+      return { status: 101, body: undefined, headers: new Headers() }
+    }
+  )
 ]

@@ -252,5 +252,41 @@ export const responseTypes: Record<string, JsonSchema> = {
     },
     ["workspace_id", "agent_name", "port", "share_level", "protocol"]
   ),
-  WorkspaceAgentPortShares: object({ shares: arrayOf(ref("WorkspaceAgentPortShare")) }, ["shares"])
+  WorkspaceAgentPortShares: object({ shares: arrayOf(ref("WorkspaceAgentPortShare")) }, ["shares"]),
+  // Workbay's: a move of a stopped workspace between provisioner hosts (docs/provisioner-daemons.md).
+  WorkspaceMove: object({
+    id: uuid,
+    organization_id: uuid,
+    workspace_id: uuid,
+    from_host: string,
+    to_host: string,
+    initiator_id: uuid,
+    created_at: dateTime,
+    completed_at: nullable(dateTime),
+    status: { type: "string", enum: ["pending", "running", "succeeded", "failed"] },
+    error: string,
+    volumes: arrayOf(
+      object({ name: string, bytes: integer, sha256: string }, ["name", "bytes", "sha256"])
+    ),
+    export_job_id: uuid,
+    import_job_id: uuid,
+    cleanup_job_id: nullable(uuid),
+    cleanup_status: { type: "string", enum: ["none", "pending", "running", "succeeded", "failed"] }
+  }, [
+    "id",
+    "organization_id",
+    "workspace_id",
+    "from_host",
+    "to_host",
+    "initiator_id",
+    "created_at",
+    "completed_at",
+    "status",
+    "error",
+    "volumes",
+    "export_job_id",
+    "import_job_id",
+    "cleanup_job_id",
+    "cleanup_status"
+  ])
 }
