@@ -8,19 +8,23 @@
  *
  * Three workspaces of the Docker starter land one per host (placement by free capacity: each
  * start's 2 GiB counts against its host), each container in its own host's engine and nowhere
- * else, each agent ready; a stop is pinned to its host; a start asking more memory than any host
- * has fails at once saying so. Everything made is removed: containers, volumes, engines,
+ * else, each agent ready; a stop is pinned to its host; the stopped workspace, 64 MiB in its home,
+ * moves to another host (its volume copied between the two engines through the two replicas,
+ * verified, the old one removed) and starts there; a start asking more memory than any host has
+ * fails at once saying so. Everything made is removed: containers, volumes, engines,
  * namespaces. Needs root, `ip`, `nsenter`, `dockerd`, Postgres and Docker: without them
  * `SKIPPED: workspaces on several Docker hosts`, failing under CI.
  */
 import Docker from "dockerode"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { createHash, randomBytes } from "node:crypto"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { extract, pack } from "tar-stream"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { firstOwnerSession } from "../../server/test/owner.js"
-import { freshDatabase, type ServerProcess, startServerProcess } from "../../server/test/process.js"
+import { freePort, freshDatabase, type ServerProcess, startServerProcess } from "../../server/test/process.js"
 import { bundleCli } from "./support.js"
 
 const made = inject("workbayDocker")
@@ -134,9 +138,14 @@ describe.skipIf(missing.length > 0)("workspaces on several Docker hosts", () => 
     await Promise.all(hosts.map(makeHost))
     db = await freshDatabase(pgUrl!)
     const env = { DATABASE_URL: db.url, WORKBAY_AGENT_BINARIES: made!.agentBinaries }
-    const args = ["--host", "0.0.0.0", "--docker", "off"]
-    a = await startServerProcess(args, env)
-    b = await startServerProcess(args, env)
+    // Each replica names where the other reaches it (a move's two links meet on one of them).
+    const replica = async () => {
+      const port = await freePort()
+      const relay = ["--derp-server-relay-url", `http://127.0.0.1:${port}`]
+      return startServerProcess(["--host", "0.0.0.0", "--docker", "off", ...relay], env, port)
+    }
+    a = await replica()
+    b = await replica()
     token = await firstOwnerSession(a.url)
   }, 180_000)
 
@@ -289,6 +298,77 @@ describe.skipIf(missing.length > 0)("workspaces on several Docker hosts", () => 
         filters: { label: [`com.workbay.workspace.id=${second.id}`] }
       })).Volumes ?? []
       expect(volumes).toHaveLength(1)
+
+      // Moved to host-1 with 64 MiB in its home: host-2's daemon (replica B) exports, host-1's
+      // (replica A) imports, the two links meet on one replica (the other relays), the copy is
+      // verified; the old volume goes, the next start runs on host-1 with the same bytes.
+      const home = volumes[0]!.Name
+      const big = randomBytes(64 * 1024 * 1024)
+      const written = await host2.docker!.createContainer({
+        Image: "ubuntu:24.04",
+        Entrypoint: ["/bin/true"],
+        HostConfig: { NetworkMode: "none", Mounts: [{ Type: "volume", Source: home, Target: "/mnt/home" }] }
+      })
+      const archive = pack()
+      archive.entry({ name: "big.bin", mode: 0o640, uid: 1000, gid: 1000 }, big)
+      archive.finalize()
+      await written.putArchive(archive as unknown as NodeJS.ReadableStream, { path: "/mnt/home" })
+      await written.remove({ force: true })
+      const moved = await api(b!.url, "POST", `/workspaces/${second.id}/moves`, { host: "host-1" })
+      expect(moved.status, JSON.stringify(moved.body)).toBe(201)
+      expect(moved.body).toMatchObject({ from_host: "host-2", to_host: "host-1" })
+      const move = await eventually(async () => {
+        const m = (await api(a!.url, "GET", `/workspaces/${second.id}/moves`)).body[0]
+        if (m.status === "failed") throw Object.assign(new Error(`the move failed: ${m.error}`), { fatal: true })
+        expect(m.status).toBe("succeeded")
+        expect(m.cleanup_status).toBe("succeeded")
+        return m
+      }, 180_000)
+      expect(move.volumes.map((v: any) => v.name)).toEqual([home])
+      expect(move.volumes[0].bytes).toBeGreaterThan(big.length)
+      expect((await host2.docker!.listVolumes({ filters: { label: [`com.workbay.workspace.id=${second.id}`] } }))
+        .Volumes ?? []).toHaveLength(0)
+      const host1 = hosts[0]!
+      const fileOn = async (docker: Docker) => {
+        const reader = await docker.createContainer({
+          Image: "ubuntu:24.04",
+          Entrypoint: ["/bin/true"],
+          HostConfig: { NetworkMode: "none", Mounts: [{ Type: "volume", Source: home, Target: "/mnt/home" }] }
+        })
+        try {
+          const tar = await reader.getArchive({ path: "/mnt/home/big.bin" })
+          return await new Promise<{ sha: string; uid: number }>((resolve, reject) => {
+            const ex = extract()
+            ex.on("entry", (header, stream, next) => {
+              const hash = createHash("sha256")
+              stream.on("data", (d: Buffer) => hash.update(d))
+              stream.on("end", () => {
+                resolve({ sha: hash.digest("hex"), uid: header.uid ?? -1 })
+                next()
+              })
+            })
+            ex.on("error", reject)
+            tar.pipe(ex)
+          })
+        } finally {
+          await reader.remove({ force: true })
+        }
+      }
+      expect(await fileOn(host1.docker!)).toEqual({ sha: createHash("sha256").update(big).digest("hex"), uid: 1000 })
+      const restart = (await api(a!.url, "POST", `/workspaces/${second.id}/builds`, { transition: "start" })).body
+      const restarted = await eventually(async () => {
+        const build = (await api(a!.url, "GET", `/workspacebuilds/${restart.id}`)).body
+        if (build.status === "failed") throw Object.assign(new Error(build.job.error), { fatal: true })
+        expect(build.status).toBe("running")
+        return build
+      }, 180_000)
+      expect(restarted.resources.flatMap((r: any) => r.metadata ?? [])).toContainEqual({
+        key: "host",
+        value: "host-1",
+        sensitive: false
+      })
+      expect(await host1.docker!.listContainers({ filters: { label: [`com.workbay.workspace.id=${second.id}`] } }))
+        .toHaveLength(1)
 
       // 64 GiB is more than any host has: the start fails at once and says why.
       const huge = await api(a!.url, "POST", "/organizations/default/members/me/workspaces", {

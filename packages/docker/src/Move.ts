@@ -85,6 +85,15 @@ const digest = async (stream: Readable | NodeJS.ReadableStream, each?: (chunk: U
   return { bytes, sha256: hash.digest("hex") }
 }
 
+/** The largest frame a side sends (the service takes messages up to its large-message cap, 10 MiB by default). */
+const MAX_FRAME_BYTES = 1024 * 1024
+
+const sendInFrames = async (link: MoveLink, chunk: Uint8Array) => {
+  for (let at = 0; at < chunk.length; at += MAX_FRAME_BYTES) {
+    await link.send(chunk.subarray(at, Math.min(chunk.length, at + MAX_FRAME_BYTES)))
+  }
+}
+
 /** Moves a workspace's volumes: one side, on `docker` (the host this daemon runs on). */
 export const moveVolumes = (
   docker: Docker,
@@ -155,7 +164,7 @@ export const moveVolumes = (
         () => container!.getArchive({ path: `${MOUNT_ROOT}/${m.index}` })
       )
       const { bytes, sha256 } = yield* Effect.tryPromise({
-        try: () => digest(archive, (chunk) => link.send(chunk)),
+        try: () => digest(archive, (chunk) => sendInFrames(link, chunk)),
         catch: (e) => failure(`Could not send the volume ${m.name}: ${e instanceof Error ? e.message : String(e)}`)
       }).pipe(
         Effect.timeoutFail({

@@ -155,11 +155,17 @@ export const upgradeWebSocket = <R>(
 
 /** Answers with a WebSocket whose session takes the socket itself (binary frames; see `WebSocketUpgrade.raw`). */
 export const upgradeRawWebSocket = <R>(
-  session: (ws: WebSocket) => Effect.Effect<void, never, R>
+  session: (ws: WebSocket) => Effect.Effect<void, never, R>,
+  options: UpgradeOptions = {}
 ): Effect.Effect<WebSocketUpgrade, never, R> =>
   Effect.map(
     Effect.context<R>(),
-    (context) => new WebSocketUpgrade(() => Effect.void, false, (ws) => Effect.provide(session(ws), context))
+    (context) =>
+      new WebSocketUpgrade(
+        () => Effect.void,
+        options.largeMessages === true,
+        (ws) => Effect.provide(session(ws), context)
+      )
   )
 
 /** Answers by relaying the upgrade, as it came, to another replica (Relay.ts). */

@@ -77,7 +77,9 @@ export const moveStatus = (
   const ex = jobs.export === undefined ? "unknown" : jobStatus(jobs.export)
   const im = jobs.import === undefined ? "unknown" : jobStatus(jobs.import)
   if (im === "succeeded") return { status: "succeeded", error: "", completed_at: jobs.import?.completed_at ?? null }
-  for (const [side, job, status] of [["import", jobs.import, im], ["export", jobs.export, ex]] as const) {
+  // A side that failed says why; the other was canceled for it.
+  const sides = [["import", jobs.import, im], ["export", jobs.export, ex]] as const
+  for (const [side, job, status] of [...sides].sort((x, y) => Number(y[2] === "failed") - Number(x[2] === "failed"))) {
     if (status === "failed" || status === "canceled" || status === "canceling") {
       return {
         status: "failed",

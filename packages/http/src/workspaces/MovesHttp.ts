@@ -35,13 +35,17 @@ export const WorkspaceMoveLinkHttp = implement(WorkbayApi, "workspaceMoveLink", 
         const address = yield* Effect.flatMap(Replicas, (r) => r.relayAddressOf(meeting))
         if (Option.isNone(address)) {
           return yield* new BadGateway({
-            message: "The replica the other host's link reached is gone.",
-            detail: "The move fails; ask for it again."
+            message: "The other host's link reached a replica this one cannot relay to.",
+            detail:
+              "That replica is gone, or has no relay address (--derp-server-relay-url); the move fails, ask for it again."
           })
         }
         return relayWebSocket({ address: address.value, headers: relayHeaders(self.relaySecret, ctx.ip) })
       }
       const links = yield* MoveLinks
-      return yield* upgradeRawWebSocket((ws) => links.serve(self.id, move.id, urlParams.side, ws))
+      // A volume's frames are as large as its engine's stream hands them (the daemons send at most 1 MiB).
+      return yield* upgradeRawWebSocket((ws) => links.serve(self.id, move.id, urlParams.side, ws), {
+        largeMessages: true
+      })
     })
 })
