@@ -96,6 +96,10 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     .option("--orphan", "delete the workspace without deleting its resources")
     .action((ws: string, opts, cmd: Command) => Workspaces.remove(contextFor(cmd), ws, opts))
 
+  command(program, "move <workspace>", "Move a stopped workspace to another provisioner host, and follow the move.")
+    .requiredOption("--host <host>", "the host to move it to (workbay provisioner hosts list)")
+    .action((ws: string, opts, cmd: Command) => Workspaces.move(contextFor(cmd), ws, opts))
+
   command(program, "logs <workspace>", "Show the logs of a workspace's latest build.")
     .option("-f, --follow", "follow the build's logs until it ends")
     .option("--build <number>", "another build of the workspace, by its number")

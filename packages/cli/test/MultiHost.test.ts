@@ -25,7 +25,7 @@ import { extract, pack } from "tar-stream"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { firstOwnerSession } from "../../server/test/owner.js"
 import { freePort, freshDatabase, type ServerProcess, startServerProcess } from "../../server/test/process.js"
-import { bundleCli } from "./support.js"
+import { bundleCli, cliUser } from "./support.js"
 
 const made = inject("workbayDocker")
 const pgUrl = inject("workbayPgUrl")
@@ -248,7 +248,7 @@ describe.skipIf(missing.length > 0)("workspaces on several Docker hosts", () => 
       })).body
 
       // Three starts of 2 GiB each: every one counts against its host, so the next goes elsewhere.
-      const workspaces: Array<{ id: string; host: string }> = []
+      const workspaces: Array<{ id: string; name: string; host: string }> = []
       for (const name of ["one", "two", "three"]) {
         const created = await api(a!.url, "POST", "/organizations/default/members/me/workspaces", {
           name,
@@ -266,7 +266,7 @@ describe.skipIf(missing.length > 0)("workspaces on several Docker hosts", () => 
         const host = built.latest_build.resources.flatMap((r: any) => r.metadata ?? []).find((m: any) =>
           m.key === "host"
         )?.value as string
-        workspaces.push({ id: created.body.id, host })
+        workspaces.push({ id: created.body.id, name, host })
       }
       expect(workspaces.map((w) => w.host).sort()).toEqual(hosts.map((h) => h.name))
 
@@ -314,20 +314,27 @@ describe.skipIf(missing.length > 0)("workspaces on several Docker hosts", () => 
       archive.finalize()
       await written.putArchive(archive as unknown as NodeJS.ReadableStream, { path: "/mnt/home" })
       await written.remove({ force: true })
-      const moved = await api(b!.url, "POST", `/workspaces/${second.id}/moves`, { host: "host-1" })
-      expect(moved.status, JSON.stringify(moved.body)).toBe(201)
-      expect(moved.body).toMatchObject({ from_host: "host-2", to_host: "host-1" })
+      // `workbay move` (at replica B) asks for the move and follows it to its end.
+      const user = cliUser(cli)
+      const moved = await user.run(["move", second.name, "--host", "host-1"], {
+        env: { WORKBAY_URL: b!.url, WORKBAY_SESSION_TOKEN: token }
+      })
+      rmSync(user.home, { recursive: true, force: true })
+      expect(moved.code, moved.stderr).toBe(0)
+      expect(moved.stdout).toContain(`Moving admin/${second.name} from host-2 to host-1...`)
+      expect(moved.stdout).toContain(`workspace is on host-1: 1 volume (64.`)
       const move = await eventually(async () => {
         const m = (await api(a!.url, "GET", `/workspaces/${second.id}/moves`)).body[0]
-        if (m.status === "failed") throw Object.assign(new Error(`the move failed: ${m.error}`), { fatal: true })
-        expect(m.status).toBe("succeeded")
+        expect(m).toMatchObject({ status: "succeeded", from_host: "host-2", to_host: "host-1" })
         expect(m.cleanup_status).toBe("succeeded")
         return m
-      }, 180_000)
+      }, 60_000)
       expect(move.volumes.map((v: any) => v.name)).toEqual([home])
       expect(move.volumes[0].bytes).toBeGreaterThan(big.length)
-      expect((await host2.docker!.listVolumes({ filters: { label: [`com.workbay.workspace.id=${second.id}`] } }))
-        .Volumes ?? []).toHaveLength(0)
+      expect(
+        (await host2.docker!.listVolumes({ filters: { label: [`com.workbay.workspace.id=${second.id}`] } }))
+          .Volumes ?? []
+      ).toHaveLength(0)
       const host1 = hosts[0]!
       const fileOn = async (docker: Docker) => {
         const reader = await docker.createContainer({

@@ -2,6 +2,7 @@
  * `list`, `create`, `start`, `stop`, `restart`, `delete`, `logs`: as the described system's
  * cli/list.go, create.go, start.go, stop.go, restart.go, delete.go and logs.go. A build is
  * `POST /workspaces/{id}/builds {transition}`, then followed (its logs live) until it ended.
+ * `move`: Workbay's own, a stopped workspace to another provisioner host.
  */
 import { type Schemas, unwrap } from "@workbay/client"
 import { readFileSync } from "node:fs"
@@ -250,4 +251,44 @@ export const logs = async (
   if (ctx.output === "json") return printJson(lines)
   const print = logPrinter(process.stdout)
   for (const line of lines) print(line)
+}
+
+const formatSize = (bytes: number) =>
+  bytes >= 1024 ** 3
+    ? `${(bytes / 1024 ** 3).toFixed(2)} GiB`
+    : bytes >= 1024 ** 2
+    ? `${(bytes / 1024 ** 2).toFixed(1)} MiB`
+    : `${bytes} B`
+
+/**
+ * `move <workspace> --host <host>`: moves a stopped workspace to another provisioner host
+ * (`POST /workspaces/{id}/moves`, docs/provisioner-daemons.md "Moving a workspace") and follows the
+ * move until it ended: its volumes copied and verified, the next start on the new host.
+ */
+export const move = async (ctx: Context, ident: string, flags: { readonly host?: string }) => {
+  const host = flags.host ?? ""
+  if (host === "") throw usageError("Name the host to move to with --host.")
+  const client = ctx.client()
+  const w = await workspaceOf(client, ident)
+  const asked = await unwrap(
+    client.rest.POST("/api/v2/workspaces/{workspace}/moves", { params: { path: { workspace: w.id } }, body: { host } })
+  )
+  const progress = progressOf(ctx)
+  progress.write(`Moving ${label(w)} from ${asked.from_host} to ${asked.to_host}...\n`)
+  let move = asked
+  while (move.status === "pending" || move.status === "running") {
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const listed = await unwrap(
+      client.rest.GET("/api/v2/workspaces/{workspace}/moves", { params: { path: { workspace: w.id } } })
+    )
+    move = listed.find((m) => m.id === asked.id) ?? move
+  }
+  if (ctx.output === "json") printJson(move)
+  if (move.status === "failed") throw new CliError(`The move failed: ${move.error}`)
+  const bytes = move.volumes.reduce((sum, v) => sum + v.bytes, 0)
+  progress.write(
+    `The ${label(w)} workspace is on ${move.to_host}: ${move.volumes.length} volume${
+      move.volumes.length === 1 ? "" : "s"
+    } (${formatSize(bytes)}) copied and verified; its next start runs there.\n`
+  )
 }

@@ -67,6 +67,14 @@ export class ProvisionerHostRepo extends Context.Tag("@workbay/core/ProvisionerH
   readonly upsertMany: (hosts: ReadonlyArray<ProvisionerHostRecord>) => Effect.Effect<void>
   /** The organization's hosts, by name. */
   readonly list: (organizationId: string) => Effect.Effect<ReadonlyArray<ProvisionerHostRecord>>
+  /**
+   * The organization's hosts placement may take or must know of: those reported since
+   * `reportedSince`, and those drained (a host whose row is older may have reported here since).
+   */
+  readonly listForPlacement: (
+    organizationId: string,
+    reportedSince: Date
+  ) => Effect.Effect<ReadonlyArray<ProvisionerHostRecord>>
   readonly find: (organizationId: string, name: string) => Effect.Effect<Option.Option<ProvisionerHostRecord>>
   /** Sets whether the host is drained; the host as it is then, none when there is no such host. */
   readonly setDraining: (

@@ -1,6 +1,11 @@
-/** The placement rule (docs/provisioner-daemons.md, "Placement") as a pure decision: room, score, best of K, the refusal's words. */
+/**
+ * The placement rule (docs/provisioner-daemons.md, "Placement") as a pure decision: room, score,
+ * best of K, the refusal's words; among many hosts, K drawn at random among those with room
+ * without asking every host's room, every one looked at when few or none have room.
+ */
 import { decidePlacement, MIN_DISK_FREE, type PlacementAsk, type ProvisionerHostRecord, roomOf } from "@workbay/core"
 import { describe, expect, it } from "vitest"
+import { type Candidates, decideAmong } from "../../src/provisioners/Placement.js"
 
 const GIB = 1024 ** 3
 const host = (name: string, over: Partial<ProvisionerHostRecord> = {}): ProvisionerHostRecord => ({
@@ -76,6 +81,65 @@ describe("decidePlacement", () => {
       _tag: "NoRoom",
       message: "No provisioner host has room for this workspace: it asks 6 GiB of memory and 2 CPUs; " +
         "of 2 connected hosts, the freest (b) has 3.5 GiB of memory free of 8 GiB, 8 CPUs."
+    })
+  })
+
+  describe("among many hosts", () => {
+    /** 1,000 hosts, those named by `roomy` with 4 GiB free and the others full; `looked` counts the hosts asked of. */
+    const fleet = (roomy: (i: number) => boolean) => {
+      const hosts = Array.from(
+        { length: 1000 },
+        (_, i) => roomOf(host(`h${i}`, { memory_promised_bytes: roomy(i) ? 12 * GIB : 16 * GIB }), undefined)
+      )
+      const looked = { n: 0 }
+      const candidates: Candidates = {
+        count: hosts.length,
+        hostAt: (i) => hosts[i]!.host,
+        freeMemoryAt: (i) => {
+          looked.n++
+          return hosts[i]!.freeMemory
+        },
+        roomAt: (i) => {
+          looked.n++
+          return hosts[i]!
+        }
+      }
+      return { hosts, looked, candidates }
+    }
+    const random = (n: number) => Math.floor(Math.random() * n)
+
+    it("draws K among those with room without asking every host's room", () => {
+      const { candidates, looked } = fleet((i) => i % 2 === 0)
+      const chosen = new Set<string>()
+      for (let k = 0; k < 200; k++) {
+        looked.n = 0
+        const decision = decideAmong(candidates, ask(1), random)
+        expect(decision._tag).toBe("Placed")
+        if (decision._tag === "Placed") chosen.add(decision.host)
+        // Half have room: a handful of draws find K = 3 (at most 256 before looking at all).
+        expect(looked.n).toBeLessThanOrEqual(64)
+      }
+      // Only hosts with room, and many of them (the draw is at random among them, all scored alike).
+      expect([...chosen].every((name) => Number(name.slice(1)) % 2 === 0)).toBe(true)
+      expect(chosen.size).toBeGreaterThan(100)
+    })
+
+    it("looks at every host when the draws find too few with room: the one with room is taken", () => {
+      const { candidates, looked } = fleet((i) => i === 737)
+      expect(decideAmong(candidates, ask(1), random)).toMatchObject({ _tag: "Placed", host: "h737" })
+      expect(looked.n).toBeGreaterThanOrEqual(1000)
+    })
+
+    it("refuses naming the freest of all when none has room", () => {
+      const { hosts } = fleet(() => false)
+      const rooms = hosts.map((r, i) =>
+        i === 421 ? roomOf(host("h421", { memory_promised_bytes: 13 * GIB }), undefined) : r
+      )
+      expect(decidePlacement(rooms, ask(4), random)).toEqual({
+        _tag: "NoRoom",
+        message: "No provisioner host has room for this workspace: it asks 4 GiB of memory and 1 CPU; " +
+          "of 1000 connected hosts, the freest (h421) has 3 GiB of memory free of 16 GiB, 8 CPUs."
+      })
     })
   })
 })

@@ -1,19 +1,40 @@
 /**
  * Provisioner hosts on @effect/sql: one row per host of an organization, its latest capacity
  * report. Reports are written in batches (ProvisionerHosts.ts): one INSERT of many rows, each
- * replacing its host's figures and keeping its `first_seen_at`.
+ * replacing its host's figures and keeping its `first_seen_at`. Placement reads an organization's
+ * connected and drained hosts at most once a second per replica (`listForPlacement`).
  */
 import { SqlClient } from "@effect/sql"
-import { type ProvisionerHostRecord, ProvisionerHostRepo } from "@workbay/core"
+import { type ProvisionerHostRecord, ProvisionerHostRepo, type ProvisionerTags } from "@workbay/core"
 import { Effect, Layer } from "effect"
-import { bool, columns, date, first, int, json, nullableInt, type Row, text } from "../Columns.js"
+import { bool, type Column, columns, date, first, int, json, nullableInt, type Row, text } from "../Columns.js"
 import { bind } from "../Rows.js"
+
+/**
+ * A JSON column whose few distinct texts repeat across rows (a fleet's hosts share a handful of
+ * tag sets and types): each text parsed once, its value frozen and shared (placement reads every
+ * connected host of an organization each second; at most 256 texts are kept, then it starts over).
+ */
+const sharedJson = <A extends object>(fallback: A): Column<A> => {
+  const parse = json(fallback)
+  const seen = new Map<string, A>()
+  return (v, c) => {
+    if (typeof v !== "string") return parse(v, c)
+    let value = seen.get(v)
+    if (value === undefined) {
+      value = Object.freeze(parse(v, c))
+      if (seen.size >= 256) seen.clear()
+      seen.set(v, value)
+    }
+    return value
+  }
+}
 
 const rowToHost = columns<ProvisionerHostRecord>("provisioner_hosts", {
   organization_id: text,
   name: text,
-  tags: json({}),
-  provisioners: json([]),
+  tags: sharedJson<ProvisionerTags>({}),
+  provisioners: sharedJson<ReadonlyArray<string>>([]),
   version: text,
   cpus: int,
   cpus_promised: int,
@@ -58,6 +79,13 @@ export const make = Effect.gen(function*() {
 
     list: (organizationId) =>
       sql<Row>`SELECT * FROM provisioner_hosts WHERE organization_id = ${organizationId} ORDER BY name`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.map(rowToHost))
+      ),
+
+    listForPlacement: (organizationId, reportedSince) =>
+      sql<Row>`SELECT * FROM provisioner_hosts WHERE organization_id = ${organizationId}
+        AND (reported_at >= ${reportedSince.toISOString()} OR draining = ${bind(true)})`.pipe(
         Effect.orDie,
         Effect.map((rs) => rs.map(rowToHost))
       ),

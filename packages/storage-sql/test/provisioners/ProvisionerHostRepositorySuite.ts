@@ -2,8 +2,8 @@
  * The provisioner host repository contract, run against every storage: many hosts written in one
  * call, an organization's hosts by name, a later report replacing the figures and keeping
  * `first_seen_at`, an older report never overwriting a newer one, large figures read back exactly
- * (BIGINT is text from Postgres), a missing host, and an empty write. Every test gets a fresh,
- * migrated database.
+ * (BIGINT is text from Postgres), placement's list (hosts reported since a time, and drained
+ * ones), a missing host, and an empty write. Every test gets a fresh, migrated database.
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
@@ -146,6 +146,35 @@ export const provisionerHostRepositorySuite = (
         expect(readRemote).toEqual(remote)
         expect(readRemote!.disk_free_bytes).toBeNull()
         expect(Option.getOrThrow(yield* r.find(org, "big"))).toEqual(big)
+      })
+    )
+
+    test(
+      "placement's list: the hosts reported since a time, and the drained ones however old",
+      Effect.gen(function*() {
+        const r = yield* ProvisionerHostRepo
+        const org = yield* organization()
+        const other = yield* organization()
+        yield* r.upsertMany([
+          host(org, "fresh", { reported_at: at(40) }),
+          host(org, "edge", { reported_at: at(30) }),
+          host(org, "stale", { reported_at: at(29) }),
+          host(org, "drained-stale", { reported_at: at(5) }),
+          host(org, "drained-fresh", { reported_at: at(45) }),
+          host(other, "elsewhere", { reported_at: at(40) })
+        ])
+        yield* r.setDraining(org, "drained-stale", true)
+        yield* r.setDraining(org, "drained-fresh", true)
+        const listed = yield* r.listForPlacement(org, at(30))
+        expect(listed.map((h) => h.name).sort()).toEqual(["drained-fresh", "drained-stale", "edge", "fresh"])
+        expect(listed.find((h) => h.name === "fresh")).toEqual(host(org, "fresh", { reported_at: at(40) }))
+        expect(listed.find((h) => h.name === "drained-stale")).toMatchObject({ draining: true, reported_at: at(5) })
+        expect(yield* r.listForPlacement(randomUUID(), at(0))).toEqual([])
+        // Hosts sharing tags and types share their (frozen) values: a fleet's rows parse each text once.
+        expect(listed[0]!.provisioners).toEqual(["docker", "script"])
+        const twoHosts = listed.filter((h) => h.name === "fresh" || h.name === "edge")
+        expect(twoHosts[0]!.provisioners).toBe(twoHosts[1]!.provisioners)
+        expect(Object.isFrozen(twoHosts[0]!.provisioners)).toBe(true)
       })
     )
 
