@@ -146,6 +146,8 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     .option("--docker-network <name>", "the network of containers whose template names none (default bridge)")
     .option("--agent-url <url>", "the deployment's URL as agents in this host's containers reach it")
     .option("--concurrency <n>", "jobs run at once", "1")
+    .option("--memory <size>", "the memory this host offers workspaces, at most its engine's (e.g. 512m, 16g)")
+    .option("--cpus <n>", "the CPUs this host offers workspaces, at most its engine's (a whole number)")
     .action(async (opts, cmd: Command) => {
       // Loaded on use (as by the hosts commands): only `start` needs the Docker driver and Effect.
       const { provisionerStart } = await import("./commands/Provisioner.js")

@@ -10,19 +10,21 @@
  * start's 2 GiB counts against its host), each container in its own host's engine and nowhere
  * else, each agent ready; a stop is pinned to its host; the stopped workspace, 64 MiB in its home,
  * moves to another host (its volume copied between the two engines through the two replicas,
- * verified, the old one removed) and starts there; a start asking more memory than any host has
- * fails at once saying so. Everything made is removed: containers, volumes, engines,
+ * verified, the old one removed) and starts there, its terminal opened at the replica its agent
+ * is not connected to (relayed) showing the moved bytes; a start asking more memory than any host
+ * has fails at once saying so. Everything made is removed: containers, volumes, engines,
  * namespaces. Needs root, `ip`, `nsenter`, `dockerd`, Postgres and Docker: without them
  * `SKIPPED: workspaces on several Docker hosts`, failing under CI.
  */
 import Docker from "dockerode"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { createHash, randomBytes } from "node:crypto"
+import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { extract, pack } from "tar-stream"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import WebSocket from "ws"
 import { firstOwnerSession } from "../../server/test/owner.js"
 import { freePort, freshDatabase, type ServerProcess, startServerProcess } from "../../server/test/process.js"
 import { bundleCli, cliUser } from "./support.js"
@@ -376,6 +378,27 @@ describe.skipIf(missing.length > 0)("workspaces on several Docker hosts", () => 
       })
       expect(await host1.docker!.listContainers({ filters: { label: [`com.workbay.workspace.id=${second.id}`] } }))
         .toHaveLength(1)
+      // Its agent reaches replica A (host-1's agent URL); a terminal opened at replica B is relayed there,
+      // and the moved bytes are in the running workspace's home.
+      const movedAgent = restarted.resources.flatMap((r: any) => r.agents ?? [])[0].id as string
+      await eventually(async () => {
+        expect((await api(b!.url, "GET", `/workspaceagents/${movedAgent}`)).body.lifecycle_state).toBe("ready")
+      }, 120_000)
+      const term = new WebSocket(
+        `${b!.url.replace("http:", "ws:")}/api/v2/workspaceagents/${movedAgent}/pty?reconnect=${randomUUID()}`,
+        { headers: { "Service-Session-Token": token } }
+      )
+      let screen = ""
+      term.on("message", (d: Buffer) => void (screen += d.toString()))
+      await new Promise((resolve, reject) => {
+        term.once("open", resolve)
+        term.once("error", reject)
+      })
+      term.send(JSON.stringify({ height: 24, width: 120 }))
+      term.send(JSON.stringify({ data: "sha256sum /home/workbay/big.bin\r" }))
+      const digest = createHash("sha256").update(big).digest("hex")
+      await eventually(async () => expect(screen).toContain(`${digest}  /home/workbay/big.bin`), 30_000)
+      term.close(1000)
 
       // 64 GiB is more than any host has: the start fails at once and says why.
       const huge = await api(a!.url, "POST", "/organizations/default/members/me/workspaces", {

@@ -7,7 +7,8 @@
  * The daemon names its host and reports the engine's capacity, which the hosts listing shows.
  * A key the deployment does not know is refused with exit code 1, and a deleted key ends it so.
  * `workbay provisioner hosts list|drain|undrain` read and drain a host a daemon reports, for who
- * may manage daemons (a member lists, and is refused the drain).
+ * may manage daemons (a member lists, and is refused the drain). `--memory` and `--cpus` cap what the
+ * host reports; a value that is none is a usage error before the daemon connects.
  */
 import { dockerClient, LABEL_WORKSPACE_ID } from "@workbay/docker"
 import Docker from "dockerode"
@@ -72,10 +73,23 @@ describe.skipIf(made === null)("workbay provisioner start", () => {
     if (dir !== "") rmSync(dir, { recursive: true, force: true })
   })
 
-  const startDaemon = (key: string, name = "host-1") => {
+  const startDaemon = (key: string, name = "host-1", extra: ReadonlyArray<string> = []) => {
     const child = spawn(
       process.execPath,
-      [cli, "provisioner", "start", "--url", server.url, "--key", key, "--name", name, "--docker-network", "host"],
+      [
+        cli,
+        "provisioner",
+        "start",
+        "--url",
+        server.url,
+        "--key",
+        key,
+        "--name",
+        name,
+        "--docker-network",
+        "host",
+        ...extra
+      ],
       { env: { ...process.env, HOME: dir }, stdio: ["ignore", "pipe", "pipe"] }
     )
     child.stdout!.on("data", (d) => (daemonOutput += d))
@@ -187,6 +201,48 @@ describe.skipIf(made === null)("workbay provisioner start", () => {
     expect((await api("DELETE", "/organizations/default/provisionerkeys/revoked")).status).toBe(204)
     expect(await exited(child)).toBe(1)
     expect(daemonOutput).toContain("The provisioner key was deleted: the daemon stops.")
+  })
+
+  it("caps the memory and CPUs the host offers with --memory and --cpus; a bad value is a usage error", async () => {
+    const key = (await api("POST", "/organizations/default/provisionerkeys", { name: "shared" })).body.key as string
+    for (
+      const [flags, message] of [
+        [["--memory", "x"], `error: --memory "x" is not a size such as 512m or 2g, at least 6m.`],
+        [["--memory", "1k"], `error: --memory "1k" is not a size such as 512m or 2g, at least 6m.`],
+        [["--cpus", "1.5"], `error: --cpus "1.5" is not a whole number of CPUs from 1 to 1024.`],
+        [["--cpus", "none"], `error: --cpus "none" is not a whole number of CPUs from 1 to 1024.`]
+      ] as const
+    ) {
+      daemonOutput = ""
+      const refused = startDaemon(key, "shared-bad", flags)
+      expect(await exited(refused), daemonOutput).toBe(2)
+      expect(daemonOutput).toContain(message)
+    }
+    // It never connected: no daemon and no host of that name.
+    const daemons = (await api("GET", "/organizations/default/provisionerdaemons")).body as Array<any>
+    expect(daemons.find((d) => d.name === "shared-bad")).toBeUndefined()
+    const before = (await api("GET", "/organizations/default/provisionerhosts")).body as Array<any>
+    expect(before.find((h) => h.name === "shared-bad")).toBeUndefined()
+
+    daemonOutput = ""
+    const child = startDaemon(key, "shared", ["--memory", "1g", "--cpus", "1"])
+    try {
+      const info = await docker.info()
+      await eventually(async () => {
+        const hosts = (await api("GET", "/organizations/default/provisionerhosts")).body as Array<any>
+        expect(hosts.find((h) => h.name === "shared")).toMatchObject({
+          status: "connected",
+          memory_bytes: 1073741824,
+          cpus: 1,
+          daemons: ["shared"]
+        })
+      }, 30_000)
+      expect(info.MemTotal).toBeGreaterThan(1073741824)
+      expect(daemonOutput).toContain("offers at most 1 GiB of memory and 1 CPU(s)")
+    } finally {
+      child.kill("SIGTERM")
+      await exited(child)
+    }
   })
 
   it("lists the hosts daemons report, drains and undrains one; a member lists them and may not drain", async () => {

@@ -3,7 +3,9 @@
  * and their capacity"): the engine's CPUs and memory, what its running workspace containers were
  * promised (the sum of their memory and CPU limits; a container without a limit promises none),
  * how many run, and the free disk under the engine's data root when the daemon can see it (the
- * engine on this machine, not a remote `tcp://` one).
+ * engine on this machine, not a remote `tcp://` one). An operator may cap the memory and CPUs the
+ * host offers (`workbay provisioner start --memory --cpus`): the reported figure is then the cap,
+ * at most the engine's own.
  */
 import type { HostCapacity } from "@workbay/core"
 import type Docker from "dockerode"
@@ -15,6 +17,10 @@ import { LABEL_WORKSPACE_ID } from "./Labels.js"
 export interface HostCapacityOptions {
   /** Whether the engine runs on this machine, so that its data root's free space can be read. */
   readonly localDisk: boolean
+  /** The memory the host offers, in bytes, when less than the engine's (a host shared with other services). */
+  readonly memoryLimit?: number | undefined
+  /** The CPUs the host offers, when fewer than the engine's (whole CPUs; a fraction is rounded down, at least 1). */
+  readonly cpusLimit?: number | undefined
 }
 
 /**
@@ -52,9 +58,15 @@ export const hostCapacityReader = (docker: Docker, options: HostCapacityOptions)
     const disk = options.localDisk && typeof root === "string" && root !== ""
       ? yield* Effect.promise(() => statfs(root).then((s) => s.bavail * s.bsize, () => null))
       : null
+    const engineCpus = Math.max(1, Math.floor(Number(info.NCPU) || 1))
+    const engineMemory = Math.floor(Number(info.MemTotal) || 0)
     return {
-      cpus: Math.max(1, Math.floor(Number(info.NCPU) || 1)),
-      memory_bytes: Math.floor(Number(info.MemTotal) || 0),
+      cpus: options.cpusLimit === undefined
+        ? engineCpus
+        : Math.max(1, Math.floor(Math.min(options.cpusLimit, engineCpus))),
+      memory_bytes: options.memoryLimit === undefined
+        ? engineMemory
+        : Math.floor(engineMemory > 0 ? Math.min(options.memoryLimit, engineMemory) : options.memoryLimit),
       memory_promised_bytes: memoryPromised,
       cpus_promised: Math.round(cpusPromised * 1000) / 1000,
       containers: running.length,

@@ -88,9 +88,31 @@ const digest = async (stream: Readable | NodeJS.ReadableStream, each?: (chunk: U
 /** The largest frame a side sends (the service takes messages up to its large-message cap, 10 MiB by default). */
 const MAX_FRAME_BYTES = 1024 * 1024
 
-const sendInFrames = async (link: MoveLink, chunk: Uint8Array) => {
-  for (let at = 0; at < chunk.length; at += MAX_FRAME_BYTES) {
-    await link.send(chunk.subarray(at, Math.min(chunk.length, at + MAX_FRAME_BYTES)))
+/**
+ * Sends an engine's stream in frames of about {@link FRAME_BYTES} (an engine hands chunks of a few
+ * KiB; each frame costs every hop a message), at most {@link MAX_FRAME_BYTES}.
+ */
+const FRAME_BYTES = 256 * 1024
+
+const framer = (link: MoveLink) => {
+  let held: Array<Uint8Array> = []
+  let size = 0
+  const flush = async () => {
+    if (size === 0) return
+    const frame = held.length === 1 ? held[0]! : Buffer.concat(held, size)
+    held = []
+    size = 0
+    for (let at = 0; at < frame.length; at += MAX_FRAME_BYTES) {
+      await link.send(frame.subarray(at, Math.min(frame.length, at + MAX_FRAME_BYTES)))
+    }
+  }
+  return {
+    push: async (chunk: Uint8Array) => {
+      held.push(chunk)
+      size += chunk.length
+      if (size >= FRAME_BYTES) await flush()
+    },
+    flush
   }
 }
 
@@ -164,7 +186,12 @@ export const moveVolumes = (
         () => container!.getArchive({ path: `${MOUNT_ROOT}/${m.index}` })
       )
       const { bytes, sha256 } = yield* Effect.tryPromise({
-        try: () => digest(archive, (chunk) => sendInFrames(link, chunk)),
+        try: async () => {
+          const frames = framer(link)
+          const sums = await digest(archive, frames.push)
+          await frames.flush()
+          return sums
+        },
         catch: (e) => failure(`Could not send the volume ${m.name}: ${e instanceof Error ? e.message : String(e)}`)
       }).pipe(
         Effect.timeoutFail({

@@ -199,9 +199,10 @@ export interface WorkbayOptions {
   readonly retention?: false | RetentionOptions | undefined
   /**
    * The hang detector: fails running provisioner jobs whose worker stopped reporting for
-   * `timeout` (default 5 minutes), sweeping every `interval` (default one minute). Safe with
-   * several processes on one database (each sweep is one conditional update). `false` turns
-   * it off. Default: on.
+   * `timeout` (default 5 minutes), sweeping every `interval` (default one minute), and jobs
+   * bound to a host no daemon of which took them within `hostWait` (default 2 minutes). Safe
+   * with several processes on one database (each sweep is one conditional update). `false`
+   * turns it off. Default: on.
    */
   readonly hangDetector?: false | HangDetectorOptions | undefined
   /**

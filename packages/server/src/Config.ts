@@ -48,10 +48,14 @@ export interface ServerConfig {
   readonly logFormat: "human" | "json"
   /** How long a shutdown (SIGTERM, SIGINT) waits for in-flight requests and running jobs. */
   readonly shutdownTimeout: Duration.Duration
-  /** The provisioner jobs' hang detector: sweep interval and timeout (absent: the defaults, 1m and 5m). */
+  /**
+   * The provisioner jobs' hang detector: sweep interval, timeout and how long a job bound to a host
+   * waits for that host's daemon (absent: the defaults, 1m, 5m and 2m).
+   */
   readonly hangDetector: {
     readonly interval?: Duration.Duration | undefined
     readonly timeout?: Duration.Duration | undefined
+    readonly hostWait?: Duration.Duration | undefined
   }
   readonly help: boolean
   /** Built-in provisioner workers in this process; 0 runs none (an API-only replica). */
@@ -175,6 +179,13 @@ const processOptions: ReadonlyArray<ServerOption> = [
     help: "A running provisioner job without an update for this long is failed as hung. Default: 5m."
   },
   {
+    flag: "provisioner-host-wait",
+    env: "WORKBAY_PROVISIONER_HOST_WAIT",
+    default: "",
+    help:
+      "A provisioner job bound to a host is failed when no daemon of that host took it for this long (checked at each hang detector sweep). Default: 2m."
+  },
+  {
     flag: "autobuild-poll-interval",
     env: "WORKBAY_AUTOBUILD_POLL_INTERVAL",
     default: "",
@@ -220,6 +231,7 @@ const helpOrder: ReadonlyArray<string> = [
   ...[
     "provisioner-hang-detector-interval",
     "provisioner-hang-timeout",
+    "provisioner-host-wait",
     "provisioner-daemons",
     "autobuild-poll-interval"
   ],
@@ -341,7 +353,13 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     }
   }
   /** A duration flag of the background work; undefined when unset and without default. */
-  const durationOf = (flag: "shutdown-timeout" | "provisioner-hang-detector-interval" | "provisioner-hang-timeout") => {
+  const durationOf = (
+    flag:
+      | "shutdown-timeout"
+      | "provisioner-hang-detector-interval"
+      | "provisioner-hang-timeout"
+      | "provisioner-host-wait"
+  ) => {
     const text = get(flag).trim()
     return text === "" ? undefined : SettingTypes.duration().parse(flag, text)
   }
@@ -394,7 +412,8 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     shutdownTimeout: durationOf("shutdown-timeout") ?? Duration.seconds(30),
     hangDetector: {
       interval: durationOf("provisioner-hang-detector-interval"),
-      timeout: durationOf("provisioner-hang-timeout")
+      timeout: durationOf("provisioner-hang-timeout"),
+      hostWait: durationOf("provisioner-host-wait")
     },
     help: values.help === true,
     provisionerDaemons,

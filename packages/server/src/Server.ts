@@ -100,7 +100,8 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
     ...(config.autobuildPollInterval !== undefined ? { lifecycle: { interval: config.autobuildPollInterval } } : {}),
     hangDetector: {
       ...(config.hangDetector.interval !== undefined ? { interval: config.hangDetector.interval } : {}),
-      ...(config.hangDetector.timeout !== undefined ? { timeout: config.hangDetector.timeout } : {})
+      ...(config.hangDetector.timeout !== undefined ? { timeout: config.hangDetector.timeout } : {}),
+      ...(config.hangDetector.hostWait !== undefined ? { hostWait: config.hangDetector.hostWait } : {})
     },
     logLevel: config.logLevel as LogLevelName,
     logger: { format: config.logFormat }

@@ -1,4 +1,7 @@
-/** The operations flags: log level and format, the shutdown bound, the hang detector's interval and timeout. */
+/**
+ * The operations flags: log level and format, the shutdown bound, the hang detector's interval and
+ * timeout, and how long a job bound to a host waits for that host's daemon.
+ */
 import { Duration } from "effect"
 import { describe, expect, it } from "vitest"
 import { loadConfig } from "../src/Config.js"
@@ -9,7 +12,7 @@ describe("operations flags", () => {
     expect(c).toMatchObject({
       logLevel: "info",
       logFormat: "human",
-      hangDetector: { interval: undefined, timeout: undefined }
+      hangDetector: { interval: undefined, timeout: undefined, hostWait: undefined }
     })
     expect(Duration.toMillis(c.shutdownTimeout)).toBe(30_000)
   })
@@ -23,6 +26,15 @@ describe("operations flags", () => {
     expect(Duration.toMillis(c.shutdownTimeout)).toBe(5_000)
     expect(Duration.toMillis(c.hangDetector.interval!)).toBe(10_000)
     expect(Duration.toMillis(c.hangDetector.timeout!)).toBe(120_000)
+  })
+
+  it("read how long a host-bound job waits for its host's daemon, flag over variable", () => {
+    const byEnv = loadConfig([], { WORKBAY_PROVISIONER_HOST_WAIT: "10m" })
+    expect(Duration.toMillis(byEnv.hangDetector.hostWait!)).toBe(600_000)
+    const byFlag = loadConfig(["--provisioner-host-wait", "30s"], { WORKBAY_PROVISIONER_HOST_WAIT: "10m" })
+    expect(Duration.toMillis(byFlag.hangDetector.hostWait!)).toBe(30_000)
+    expect(() => loadConfig(["--provisioner-host-wait", "soon"], {})).toThrow(/--provisioner-host-wait/)
+    expect(() => loadConfig([], { WORKBAY_PROVISIONER_HOST_WAIT: "-1m" })).toThrow(/--provisioner-host-wait/)
   })
 
   it("refuse values they do not know, naming the flag", () => {

@@ -5,7 +5,8 @@
  * its organization over the daemon protocol (docs/provisioner-daemons.md), authenticated by a
  * provisioner key. `--concurrency n` runs n jobs at once (one connection each, named
  * `<name>`, `<name>-2`, ...). It reconnects after the deployment restarts, and on SIGTERM or
- * SIGINT takes no further job, lets the running ones finish, and exits.
+ * SIGINT takes no further job, lets the running ones finish, and exits. `--memory` and `--cpus`
+ * cap the memory and CPUs the host offers (reported as its capacity, at most the engine's own).
  *
  * `workbay provisioner hosts list|drain|undrain`: the hosts such daemons run workspaces on, with
  * their capacity (`GET /organizations/{org}/provisionerhosts`), and draining one (`PATCH
@@ -19,6 +20,8 @@ import {
   INIT_SCRIPT_PLATFORMS,
   makeProvisioners,
   moveLinkOf,
+  parseCpus,
+  parseMemory,
   ProvisionerFailure,
   runDaemonSession
 } from "@workbay/core"
@@ -41,6 +44,23 @@ export interface ProvisionerStartOptions {
   readonly dockerNetwork?: string
   readonly agentUrl?: string
   readonly concurrency?: string
+  /** The memory the host offers (`512m`, `2g`), at most the engine's. */
+  readonly memory?: string
+  /** The CPUs the host offers (a whole number), at most the engine's. */
+  readonly cpus?: string
+}
+
+/** The caps `--memory` and `--cpus` put on the host's reported capacity; a value that is none is a usage error. */
+const capsOf = (options: ProvisionerStartOptions) => {
+  const memoryLimit = options.memory === undefined ? undefined : parseMemory(options.memory)
+  if (options.memory !== undefined && memoryLimit === undefined) {
+    throw usageError(`--memory "${options.memory}" is not a size such as 512m or 2g, at least 6m.`)
+  }
+  const cpusLimit = options.cpus === undefined ? undefined : parseCpus(options.cpus)
+  if (options.cpus !== undefined && (cpusLimit === undefined || !Number.isInteger(cpusLimit))) {
+    throw usageError(`--cpus "${options.cpus}" is not a whole number of CPUs from 1 to 1024.`)
+  }
+  return { memoryLimit, cpusLimit }
 }
 
 /** `k=v` tags as the serve route takes them; a tag that is not one is a usage error. */
@@ -96,6 +116,7 @@ export const provisionerStart = async (ctx: Context, options: ProvisionerStartOp
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
     throw usageError("--concurrency is a whole number from 1 to 64.")
   }
+  const caps = capsOf(options)
   const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)
 
   // The key names its organization (GET /provisionerkeys/{key}, authenticated by the key itself).
@@ -126,7 +147,10 @@ export const provisionerStart = async (ctx: Context, options: ProvisionerStartOp
   ])
   // The engine's disk is readable when it runs on this machine (a unix socket, the default).
   const engineAddress = options.dockerHost ?? process.env.DOCKER_HOST ?? ""
-  const capacity = hostCapacityReader(docker, { localDisk: engineAddress === "" || engineAddress.startsWith("unix:") })
+  const capacity = hostCapacityReader(docker, {
+    localDisk: engineAddress === "" || engineAddress.startsWith("unix:"),
+    ...caps
+  })
   const sums = await agentChecksums(url)
   const initScript = (os: string, arch: string, accessUrl: string) =>
     agentInitScript({ os, arch, accessUrl, sha256: sums.get(`${os}-${arch}`) })
@@ -215,8 +239,14 @@ export const provisionerStart = async (ctx: Context, options: ProvisionerStartOp
     }
   }
 
+  const capped = [
+    ...(caps.memoryLimit === undefined ? [] : [`${bytes(caps.memoryLimit)} of memory`]),
+    ...(caps.cpusLimit === undefined ? [] : [`${caps.cpusLimit} CPU(s)`])
+  ]
   log(
-    `provisioner daemon ${name}: Docker ${engine.right.Version}, ${concurrency} job(s) at once, organization ${own.organization}, ${url}`
+    `provisioner daemon ${name}: Docker ${engine.right.Version}, ${concurrency} job(s) at once, organization ${own.organization}, ${url}${
+      capped.length === 0 ? "" : `; offers at most ${capped.join(" and ")}`
+    }`
   )
   await Promise.all(Array.from({ length: concurrency }, (_, i) => connection(i)))
   process.off("SIGTERM", onSignal)

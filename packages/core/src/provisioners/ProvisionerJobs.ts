@@ -267,6 +267,11 @@ export interface HangDetectorOptions {
   readonly interval?: Duration.DurationInput | undefined
   /** How long a running job may go without an update before it is failed. Default 5 minutes, as the described system. */
   readonly timeout?: Duration.DurationInput | undefined
+  /**
+   * How long a job bound to a host (placed or pinned) waits for a daemon of that host before it
+   * is failed (checked at each sweep). Default 2 minutes.
+   */
+  readonly hostWait?: Duration.DurationInput | undefined
 }
 
 export const DEFAULT_HANG_INTERVAL: Duration.Duration = Duration.minutes(1)
@@ -275,11 +280,32 @@ export const DEFAULT_HANG_TIMEOUT: Duration.Duration = Duration.minutes(5)
 /** How long a job bound to a host waits for a daemon of that host before it fails (checked at each sweep). */
 export const DEFAULT_HOST_WAIT: Duration.Duration = Duration.minutes(2)
 
+const SPOKEN_UNITS: ReadonlyArray<readonly [string, number]> = [
+  ["day", 86_400_000],
+  ["hour", 3_600_000],
+  ["minute", 60_000],
+  ["second", 1_000],
+  ["millisecond", 1]
+]
+
+/** A duration in words, largest units first: `2 minutes`, `10 seconds`, `1 hour 30 minutes`. */
+export const spokenDuration = (duration: Duration.DurationInput): string => {
+  let rest = Math.round(Duration.toMillis(Duration.decode(duration)))
+  if (!Number.isFinite(rest)) return "forever"
+  const parts: Array<string> = []
+  for (const [unit, ms] of SPOKEN_UNITS) {
+    const n = Math.floor(rest / ms)
+    rest -= n * ms
+    if (n > 0) parts.push(`${n} ${unit}${n === 1 ? "" : "s"}`)
+  }
+  return parts.length === 0 ? "0 seconds" : parts.join(" ")
+}
+
 /** The error of a job whose host had no connected daemon for the wait. */
 export const hostNotConnectedError = (host: string, wait: Duration.Duration) =>
   `host ${host} is not connected: no provisioner daemon of it took this job within ${
-    Math.round(Duration.toMinutes(wait))
-  } minutes. The workspace's home volume is on that host; start its daemon (workbay provisioner start --name ${host}) and build again.`
+    spokenDuration(wait)
+  }. The workspace's home volume is on that host; start its daemon (workbay provisioner start --name ${host}) and build again.`
 
 /** The error a hung job is failed with. */
 export const hungJobError = (timeout: Duration.Duration) =>
@@ -355,15 +381,18 @@ export class HangDetector extends Effect.Service<HangDetector>()("@workbay/core/
   /** A layer whose fiber sweeps at start and then every `interval`, until its scope closes. A failed sweep is logged. */
   static readonly periodic = (options: HangDetectorOptions = {}): Layer.Layer<never, never, HangDetector> =>
     Layer.scopedDiscard(
-      Effect.flatMap(HangDetector, (detector) =>
-        detector.detectOnce(options.timeout ?? DEFAULT_HANG_TIMEOUT).pipe(
-          Effect.tap((n) =>
-            n > 0
-              ? Effect.logWarning(`Hang detector failed ${n} provisioner job(s) whose worker stopped reporting.`)
-              : Effect.void
-          ),
-          (sweep) => everyInterval(sweep, options.interval ?? DEFAULT_HANG_INTERVAL, "Hang detector sweep"),
-          Effect.forkScoped
-        ))
+      Effect.flatMap(
+        HangDetector,
+        (detector) =>
+          detector.detectOnce(options.timeout ?? DEFAULT_HANG_TIMEOUT, options.hostWait ?? DEFAULT_HOST_WAIT).pipe(
+            Effect.tap((n) =>
+              n > 0
+                ? Effect.logWarning(`Hang detector failed ${n} provisioner job(s) whose worker stopped reporting.`)
+                : Effect.void
+            ),
+            (sweep) => everyInterval(sweep, options.interval ?? DEFAULT_HANG_INTERVAL, "Hang detector sweep"),
+            Effect.forkScoped
+          )
+      )
     )
 }

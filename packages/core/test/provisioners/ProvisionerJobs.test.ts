@@ -18,6 +18,7 @@ import { Duration, Effect, Exit, Layer, Option, Schema } from "effect"
 import * as TestClock from "effect/TestClock"
 import { randomUUID } from "node:crypto"
 import { toProvisionerJob } from "../../src/provisioners/ProvisionerJob.js"
+import { DEFAULT_HOST_WAIT, spokenDuration } from "../../src/provisioners/ProvisionerJobs.js"
 import { services } from "../services.js"
 
 const T0 = Date.UTC(2025, 5, 1, 8, 0, 0, 0)
@@ -278,6 +279,51 @@ describe("HangDetector.periodic with the TestClock", () => {
       const taken = yield* jobs.acquire(alive)
       expect(Option.isSome(taken) && taken.value.id).toBe(served.id)
     }).pipe(Effect.provide(services())))
+
+  it.scoped("periodic with hostWait fails a host-bound job with no live daemon after that wait, not before", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const jobs = yield* ProvisionerJobs
+      const job = yield* jobs.enqueue({
+        organization_id: ORG,
+        initiator_id: ANN,
+        provisioner: "docker",
+        type: "workspace_build",
+        file_id: randomUUID(),
+        input: { workspace_build_id: randomUUID() },
+        tags: {},
+        host: "gone"
+      })
+      yield* Layer.buildWithScope(
+        HangDetector.periodic({ interval: "1 second", hostWait: "10 seconds" }),
+        yield* Effect.scope
+      )
+      yield* settle
+      // Sweeps every second up to T0 + 10 s: the job has not yet waited longer than 10 seconds.
+      for (let second = 1; second <= 10; second++) {
+        yield* TestClock.adjust(Duration.seconds(1))
+        yield* settle
+      }
+      expect(jobStatus(yield* jobs.get(job.id))).toBe("pending")
+      yield* TestClock.adjust(Duration.seconds(1))
+      yield* settle
+      const failed = yield* jobs.get(job.id)
+      expect(jobStatus(failed)).toBe("failed")
+      expect(failed.error).toBe(
+        "host gone is not connected: no provisioner daemon of it took this job within 10 seconds. The workspace's home volume is on that host; start its daemon (workbay provisioner start --name gone) and build again."
+      )
+      expect(failed.completed_at).toEqual(new Date(T0 + 11_000))
+    }).pipe(Effect.provide(services())))
+
+  it("says the host wait in words", () => {
+    expect(spokenDuration(DEFAULT_HOST_WAIT)).toBe("2 minutes")
+    expect(spokenDuration("10 seconds")).toBe("10 seconds")
+    expect(spokenDuration("1 second")).toBe("1 second")
+    expect(spokenDuration("90 seconds")).toBe("1 minute 30 seconds")
+    expect(spokenDuration("1 hour")).toBe("1 hour")
+    expect(spokenDuration("1500 millis")).toBe("1 second 500 milliseconds")
+    expect(spokenDuration(0)).toBe("0 seconds")
+  })
 
   it.scoped("stops when its scope closes", () =>
     Effect.gen(function*() {

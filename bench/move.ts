@@ -1,0 +1,346 @@
+// Moving a stopped workspace between two Docker hosts (issue 43; node --conditions=@workbay/source
+// --import tsx bench/move.ts). Not a test: it measures and reports.
+//
+// Two Docker engines on this machine: the machine's own (/var/run/docker.sock) and a second dockerd
+// started here with a data root, exec root and socket of its own (no network of its own: both
+// engines' containers are only created, never started, except the workspace's). The service in
+// process on a SQLite file, with no Docker provisioner of its own; one `workbay provisioner start`
+// daemon per engine (the CLI, bundled as its tests bundle it), each a host. A workspace of a
+// template with a home volume and a container is started and stopped, its home filled with
+// --size-mib MiB of random bytes, then moved to the other host (POST /workspaces/{id}/moves until
+// the move succeeded: both engines' archive endpoints, the two daemons' links joined in the
+// service, every volume read back and checked). Beside it, the bare baseline: the same volume
+// copied between the same two engines with `docker cp` (`docker -H A cp c:/path - | docker -H B cp
+// - c2:/path`), the plain way an operator would. Also the service's peak RSS during the move.
+// Writes bench/results/move.md. Options: --size-mib 1024 --runs 2 --no-write.
+import { workbayProvisioner } from "@workbay/core"
+import { makeWorkbay } from "@workbay/http"
+import * as Sqlite from "@workbay/storage-sqlite"
+import Docker from "dockerode"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { randomBytes, randomUUID } from "node:crypto"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createServer } from "node:http"
+import { loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
+import { PassThrough } from "node:stream"
+import { parseArgs } from "node:util"
+import { pack } from "tar-stream"
+import { nodeLessImage } from "../packages/agent/test/DockerImage.js"
+import { bundleCli } from "../packages/cli/test/support.js"
+import { cleanUp } from "../packages/docker/test/support.js"
+import { fmt, freePort, logger, machineLine, request, seedFirstUser, sleep, writeReport } from "./lib.mjs"
+
+const { values: opts } = parseArgs({
+  options: {
+    "size-mib": { type: "string", default: "1024" },
+    runs: { type: "string", default: "2" },
+    "no-write": { type: "boolean", default: false }
+  }
+})
+const sizeMib = Number(opts["size-mib"])
+const runs = Number(opts.runs)
+const log = logger("move")
+const startedAt = new Date()
+const load0 = loadavg()
+
+const engineA = new Docker({ socketPath: "/var/run/docker.sock" })
+const dir = mkdtempSync(join(tmpdir(), "workbay-bench-move-"))
+const socketB = `/run/docker-wbbench${process.pid}.sock`
+const children: Array<ChildProcess> = []
+let engineProcess: ChildProcess | undefined
+const deploymentId = randomUUID()
+
+const mountsUnder = (root: string) =>
+  readFileSync("/proc/mounts", "utf8").split("\n").map((l) => l.split(" ")[1] ?? "").filter((m) =>
+    m.startsWith(`${root}/`)
+  ).sort().reverse()
+
+const startEngineB = async () => {
+  mkdirSync(join(dir, "data"))
+  mkdirSync(join(dir, "exec"))
+  engineProcess = spawn("dockerd", [
+    "--data-root",
+    join(dir, "data"),
+    "--exec-root",
+    join(dir, "exec"),
+    "--pidfile",
+    join(dir, "docker.pid"),
+    "-H",
+    `unix://${socketB}`,
+    "--bridge=none",
+    "--iptables=false",
+    "--ip-masq=false"
+  ], { stdio: "ignore" })
+  const engine = new Docker({ socketPath: socketB })
+  for (let i = 0;; i++) {
+    try {
+      await engine.ping()
+      return engine
+    } catch (e) {
+      if (i > 300) throw e
+      await sleep(100)
+    }
+  }
+}
+
+/** A container (never started) of `image` with `volume` at /mnt/home. */
+const helper = (engine: Docker, image: string, volume: string) =>
+  engine.createContainer({
+    Image: image,
+    Entrypoint: ["/bin/true"],
+    Labels: { "com.workbay.deployment": deploymentId },
+    HostConfig: { NetworkMode: "none", Mounts: [{ Type: "volume", Source: volume, Target: "/mnt/home" }] }
+  })
+
+/** Writes `mib` MiB of random bytes into `volume` (one file, streamed). */
+const fill = async (engine: Docker, image: string, volume: string, mib: number) => {
+  const c = await helper(engine, image, volume)
+  const archive = pack()
+  const body = new PassThrough()
+  archive.pipe(body)
+  const entry = archive.entry({ name: "data.bin", size: mib * 1024 * 1024, mode: 0o644, uid: 1000, gid: 1000 })
+  const written = c.putArchive(body as unknown as NodeJS.ReadableStream, { path: "/mnt/home" })
+  for (let i = 0; i < mib; i++) {
+    if (!entry.write(randomBytes(1024 * 1024))) await new Promise((resolve) => entry.once("drain", resolve))
+  }
+  entry.end()
+  archive.finalize()
+  await written
+  await c.remove({ force: true })
+}
+
+const main = async () => {
+  const engineB = await startEngineB()
+  const image = await nodeLessImage(engineA, "perl")
+  if ((await engineB.listImages({ filters: JSON.stringify({ reference: [image] }) })).length === 0) {
+    await new Promise<void>((resolve, reject) => {
+      engineA.getImage(image).get().then((stream) =>
+        engineB.loadImage(stream).then((out) => {
+          out.on("data", () => {})
+          out.on("end", () => resolve())
+          out.on("error", reject)
+        }, reject), reject)
+    })
+  }
+  log(`image ${image} on both engines`)
+
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const service = await makeWorkbay(Sqlite.layer({ filename: join(dir, "workbay.db") }), {
+    settings: { deploymentId, accessUrl: url },
+    http: { rateLimits: false },
+    provisioners: [workbayProvisioner],
+    logLevel: "error"
+  })
+  const listener = createServer()
+  service.attach(listener)
+  await new Promise<void>((resolve) => listener.listen(port, "127.0.0.1", () => resolve()))
+  const base = `${url}/api/v2`
+  const { auth, orgId } = await seedFirstUser(base)
+  const json = { ...auth, "content-type": "application/json" }
+  const post = (path: string, body: unknown) =>
+    request(`${base}${path}`, { method: "POST", headers: json, body: JSON.stringify(body) })
+  const get = (path: string) => request(`${base}${path}`, { headers: auth })
+
+  const key = (await post(`/organizations/${orgId}/provisionerkeys`, { name: "bench" })).body.key as string
+  const cli = await bundleCli()
+  for (const [name, socket] of [["bench-a", "/var/run/docker.sock"], ["bench-b", socketB]] as const) {
+    const child = spawn(process.execPath, [
+      cli,
+      "provisioner",
+      "start",
+      "--url",
+      url,
+      "--key",
+      key,
+      "--name",
+      name,
+      "--docker-host",
+      `unix://${socket}`,
+      "--docker-network",
+      "none"
+    ], { env: { ...process.env, HOME: dir }, stdio: "ignore" })
+    children.push(child)
+  }
+  for (let i = 0;; i++) {
+    const hosts = (await get(`/organizations/${orgId}/provisionerhosts`)).body as Array<{ status: string }>
+    if (hosts.filter((h) => h.status === "connected").length === 2) break
+    if (i > 600) throw new Error("the daemons did not connect")
+    await sleep(100)
+  }
+
+  const templateYaml = `resources:
+  - name: home
+    type: docker_volume
+  - name: dev
+    type: docker_container
+    container:
+      image: ${image}
+      command: ["sleep", "infinity"]
+      network: none
+      mounts:
+        - { type: volume, source: home, target: /home/workbay }
+`
+  const tar = pack()
+  tar.entry({ name: "template.yaml" }, templateYaml)
+  tar.finalize()
+  const chunks: Array<Buffer> = []
+  for await (const c of tar) chunks.push(c as Buffer)
+  const up = await request(`${base}/files`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/x-tar" },
+    body: Buffer.concat(chunks)
+  })
+  const version = (await post(`/organizations/${orgId}/templateversions`, {
+    storage_method: "file",
+    file_id: up.body.hash,
+    provisioner: "docker",
+    tags: {}
+  })).body
+  for (let i = 0;; i++) {
+    const v = (await get(`/templateversions/${version.id}`)).body
+    if (v.job.status === "succeeded") break
+    if (v.job.status === "failed" || i > 600) throw new Error(`import: ${JSON.stringify(v.job)}`)
+    await sleep(100)
+  }
+  const template =
+    (await post(`/organizations/${orgId}/templates`, { name: "movable", template_version_id: version.id }))
+      .body
+  const created = (await post(`/organizations/${orgId}/members/me/workspaces`, {
+    name: "moving",
+    template_id: template.id
+  })).body
+  const until = async (path: string, ok: (b: any) => boolean, what: string) => {
+    for (let i = 0;; i++) {
+      const b = (await get(path)).body
+      if (ok(b)) return b
+      if (i > 3000) throw new Error(`timed out: ${what}: ${JSON.stringify(b).slice(0, 500)}`)
+      await sleep(50)
+    }
+  }
+  const latestIs = (status: string) =>
+    until(`/workspaces/${created.id}`, (w) => {
+      if (w.latest_build.status === "failed") throw new Error(`build failed: ${w.latest_build.job.error}`)
+      return w.latest_build.status === status
+    }, status)
+  await latestIs("running")
+  await post(`/workspaces/${created.id}/builds`, { transition: "stop" })
+  await latestIs("stopped")
+  const engines: Record<string, Docker> = { "bench-a": engineA, "bench-b": engineB }
+  /** The host whose engine holds the workspace's volume. */
+  const hostOf = async () => {
+    for (const [name, engine] of Object.entries(engines)) {
+      const found = (await engine.listVolumes({
+        filters: JSON.stringify({ label: [`com.workbay.workspace.id=${created.id}`] })
+      })).Volumes ?? []
+      if (found.length > 0) return name
+    }
+    throw new Error("the workspace's volume is on neither engine")
+  }
+  const volumeName = `workbay-${created.id}-home`
+  await fill(engines[await hostOf()]!, image, volumeName, sizeMib)
+  log(`${sizeMib} MiB written into ${volumeName} on ${await hostOf()}`)
+
+  const moveTimes: Array<number> = []
+  const cpTimes: Array<number> = []
+  let peakRss = 0
+  const rss0 = process.memoryUsage().rss
+  for (let run = 0; run < runs; run++) {
+    const from = await hostOf()
+    const to = from === "bench-a" ? "bench-b" : "bench-a"
+    const t0 = performance.now()
+    const asked = await post(`/workspaces/${created.id}/moves`, { host: to })
+    if (asked.status !== 201) throw new Error(`move: ${asked.status} ${JSON.stringify(asked.body)}`)
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50)
+    const done = await until(`/workspaces/${created.id}/moves`, (ms) =>
+      ms[0].status !== "pending" &&
+      ms[0].status !== "running", "the move")
+    clearInterval(sampler)
+    const ms = performance.now() - t0
+    if (done[0].status !== "succeeded") throw new Error(`the move failed: ${done[0].error}`)
+    moveTimes.push(ms)
+    log(`move ${from} -> ${to}: ${fmt(ms / 1000, 2)} s, ${done[0].volumes[0].bytes} bytes`)
+    await until(`/workspaces/${created.id}/moves`, (m) => m[0].cleanup_status === "succeeded", "the cleanup")
+
+    // The baseline: the same volume from the engine it is on now to a fresh one on the other, with docker cp.
+    const target = `bench-cp-${run}-${deploymentId.slice(0, 8)}`
+    await engines[from]!.createVolume({ Name: target, Labels: { "com.workbay.deployment": deploymentId } })
+    const src = await helper(engines[to]!, image, volumeName)
+    const dst = await helper(engines[from]!, image, target)
+    const hostFlag = (name: string) => (name === "bench-a" ? "unix:///var/run/docker.sock" : `unix://${socketB}`)
+    const c0 = performance.now()
+    execFileSync("sh", [
+      "-c",
+      `docker -H ${hostFlag(to)} cp ${src.id}:/mnt/home/. - | docker -H ${hostFlag(from)} cp - ${dst.id}:/mnt/home`
+    ], { stdio: "inherit" })
+    const cms = performance.now() - c0
+    cpTimes.push(cms)
+    log(`docker cp ${to} -> ${from}: ${fmt(cms / 1000, 2)} s`)
+    await src.remove({ force: true })
+    await dst.remove({ force: true })
+    await engines[from]!.getVolume(target).remove()
+  }
+
+  const median = (xs: Array<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+  const moveMs = median(moveTimes)
+  const cpMs = median(cpTimes)
+  const mib = sizeMib
+  const report = `# Moving a stopped workspace between two Docker hosts
+
+${machineLine(startedAt, load0)}
+
+${mib} MiB of random bytes in the workspace's home volume; ${runs} moves back and forth, each beside
+a \`docker cp\` of the same volume between the same two engines (bench/move.ts). The service in
+process on a SQLite file; each engine's daemon a \`workbay provisioner start\` process; both engines
+on this machine.
+
+| | Workbay move | bare: docker cp | ratio |
+|---|---:|---:|---:|
+| time, median of ${runs} (POST to succeeded; the pipe's end) | ${fmt(moveMs / 1000, 2)} s | ${
+    fmt(cpMs / 1000, 2)
+  } s | ${fmt(moveMs / cpMs, 2)}x |
+| throughput | ${fmt(mib / (moveMs / 1000), 0)} MiB/s | ${fmt(mib / (cpMs / 1000), 0)} MiB/s | |
+| every run | ${moveTimes.map((t) => fmt(t / 1000, 2)).join(", ")} s | ${
+    cpTimes.map((t) => fmt(t / 1000, 2)).join(", ")
+  } s | |
+| the service's RSS: before the moves / peak during them | ${fmt(rss0 / 1024 / 1024, 0)} / ${
+    fmt(peakRss / 1024 / 1024, 0)
+  } MB | | |
+
+What the move does beyond the copy: the two jobs' hand-out and links (the service joins them frame
+by frame), and the new host reads the volume back and compares its SHA-256 with the old host's
+before the move succeeds (a second read of the whole volume on the new engine); then the old
+volume is removed by the cleanup job (not timed). \`docker cp\` checks nothing.
+`
+  writeReport(report, "move.md", { write: !opts["no-write"], log })
+  listener.close()
+  await service.dispose()
+}
+
+const cleanup = async () => {
+  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL")
+  await cleanUp(engineA, deploymentId).catch(() => undefined)
+  if (existsSync(socketB)) await cleanUp(new Docker({ socketPath: socketB }), deploymentId).catch(() => undefined)
+  if (engineProcess !== undefined && engineProcess.exitCode === null) {
+    const stopped = new Promise((resolve) => engineProcess!.once("exit", resolve))
+    engineProcess.kill("SIGTERM")
+    await Promise.race([stopped, sleep(15_000)])
+    if (engineProcess.exitCode === null) engineProcess.kill("SIGKILL")
+  }
+  for (const m of mountsUnder(dir)) {
+    try {
+      execFileSync("umount", ["-l", m])
+    } catch {
+      // Gone already.
+    }
+  }
+  rmSync(dir, { recursive: true, force: true })
+  rmSync(socketB, { force: true })
+}
+
+main().then(cleanup, async (e) => {
+  console.error(e)
+  await cleanup()
+  process.exit(1)
+}).then(() => process.exit(0))
