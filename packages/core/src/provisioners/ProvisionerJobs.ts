@@ -23,6 +23,7 @@ import { span } from "../Tracing.js"
 import { ProvisionerJobsHung } from "./Events.js"
 import { JobSignal } from "./JobSignal.js"
 import { daemonStatus, ProvisionerDaemonRepo } from "./ProvisionerDaemon.js"
+import { hostStatus, ProvisionerHostRepo } from "./ProvisionerHost.js"
 import {
   type AppendLogsResult,
   DEFAULT_MAX_JOB_LOG_BYTES,
@@ -320,6 +321,7 @@ export class HangDetector extends Effect.Service<HangDetector>()("@workbay/core/
   effect: Effect.gen(function*() {
     const jobs = yield* ProvisionerJobRepo
     const daemons = yield* ProvisionerDaemonRepo
+    const hostRepo = yield* ProvisionerHostRepo
     const pubsub = yield* PubSub
     const events = yield* Events
 
@@ -347,7 +349,12 @@ export class HangDetector extends Effect.Service<HangDetector>()("@workbay/core/
             )
             live.set(job.organization_id, hosts)
           }
-          if (hosts.has(job.host!)) continue
+          // A live daemon row is not enough: a daemon killed outright stays "seen" for 90 s, but its
+          // host's capacity reports stop at once (offline after 30 s).
+          if (hosts.has(job.host!)) {
+            const record = yield* hostRepo.find(job.organization_id, job.host!)
+            if (Option.isNone(record) || hostStatus(record.value, at) === "connected") continue
+          }
           const error = hostNotConnectedError(job.host!, wait)
           const done = yield* jobs.failPending(job.id, error, new Date(at))
           if (done._tag === "None") continue

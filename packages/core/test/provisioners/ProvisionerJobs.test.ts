@@ -9,6 +9,7 @@ import {
   jobStatus,
   mutateTags,
   ProvisionerDaemons,
+  ProvisionerHostRepo,
   ProvisionerJob,
   ProvisionerJobMetadata,
   ProvisionerJobs,
@@ -19,7 +20,7 @@ import * as TestClock from "effect/TestClock"
 import { randomUUID } from "node:crypto"
 import { toProvisionerJob } from "../../src/provisioners/ProvisionerJob.js"
 import { DEFAULT_HOST_WAIT, spokenDuration } from "../../src/provisioners/ProvisionerJobs.js"
-import { services } from "../services.js"
+import { services, signedInOwner } from "../services.js"
 
 const T0 = Date.UTC(2025, 5, 1, 8, 0, 0, 0)
 const ORG = randomUUID()
@@ -233,6 +234,8 @@ describe("HangDetector.periodic with the TestClock", () => {
 
   it.effect("fails a job bound to a host with no live daemon after the wait, with the host's name; a served one waits", () =>
     Effect.gen(function*() {
+      // An organization of the database's own, for the host's row.
+      const { organizationId: hostsOrg } = yield* signedInOwner(T0)
       yield* TestClock.setTime(T0)
       const jobs = yield* ProvisionerJobs
       const daemons = yield* ProvisionerDaemons
@@ -272,6 +275,50 @@ describe("HangDetector.periodic with the TestClock", () => {
       expect(failed.error).toMatch(
         /^host gone is not connected: no provisioner daemon of it took this job within 2 minutes/
       )
+      expect(jobStatus(yield* jobs.get(served.id))).toBe("pending")
+      // A host whose daemon row looks alive but whose capacity reports stopped (its daemon was killed
+      // outright: the row stays "seen" for 90 s) is not connected either.
+      const silent = yield* jobs.enqueue({
+        organization_id: hostsOrg,
+        initiator_id: ANN,
+        provisioner: "docker",
+        type: "workspace_build",
+        file_id: randomUUID(),
+        input: { workspace_build_id: randomUUID() },
+        tags: {},
+        host: "silent"
+      })
+      const killed = worker({ name: "silent", provisioners: ["docker"], organization_id: hostsOrg, host: "silent" })
+      yield* daemons.register(killed, {
+        organization_id: hostsOrg,
+        key_id: randomUUID(),
+        key_name: "k",
+        version: "",
+        api_version: "1.3",
+        host: "silent"
+      })
+      const reportedAt = new Date(yield* Effect.clockWith((c) => c.currentTimeMillis))
+      yield* Effect.flatMap(ProvisionerHostRepo, (repo) =>
+        repo.upsertMany([{
+          organization_id: hostsOrg,
+          name: "silent",
+          tags: {},
+          provisioners: ["docker"],
+          version: "",
+          cpus: 2,
+          cpus_promised: 0,
+          memory_bytes: 1024 ** 3,
+          memory_promised_bytes: 0,
+          containers: 0,
+          disk_free_bytes: null,
+          first_seen_at: reportedAt,
+          reported_at: reportedAt
+        }]))
+      yield* TestClock.adjust(Duration.minutes(2).pipe(Duration.sum(Duration.seconds(1))))
+      yield* daemons.seen(killed.id)
+      yield* daemons.seen(alive.id)
+      yield* detector.detectOnce()
+      expect((yield* jobs.get(silent.id)).error).toMatch(/^host silent is not connected/)
       expect(jobStatus(yield* jobs.get(served.id))).toBe("pending")
       // Only the host's daemon takes the other: a worker of another host or of none does not.
       expect(Option.isNone(yield* jobs.acquire(worker({ provisioners: ["docker"], host: "other" })))).toBe(true)
