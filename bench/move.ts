@@ -13,14 +13,10 @@
 // copied between the same two engines with `docker cp` (`docker -H A cp c:/path - | docker -H B cp
 // - c2:/path`), the plain way an operator would. Also the service's peak RSS during the move.
 // Writes bench/results/move.md. Options: --size-mib 1024 --runs 2 --no-write.
-import { workbayProvisioner } from "@workbay/core"
-import { makeWorkbay } from "@workbay/http"
-import * as Sqlite from "@workbay/storage-sqlite"
 import Docker from "dockerode"
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync } from "node:child_process"
 import { randomBytes, randomUUID } from "node:crypto"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:http"
+import { mkdtempSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { PassThrough } from "node:stream"
@@ -29,7 +25,8 @@ import { pack } from "tar-stream"
 import { nodeLessImage } from "../packages/agent/test/DockerImage.js"
 import { bundleCli } from "../packages/cli/test/support.js"
 import { cleanUp } from "../packages/docker/test/support.js"
-import { fmt, freePort, logger, machineLine, request, seedFirstUser, sleep, writeReport } from "./lib.mjs"
+import { controlPlane, copyImage, type Engine, startDaemon, startEngine } from "./dockerHosts.js"
+import { fmt, logger, machineLine, request, sleep, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -46,43 +43,9 @@ const load0 = loadavg()
 
 const engineA = new Docker({ socketPath: "/var/run/docker.sock" })
 const dir = mkdtempSync(join(tmpdir(), "workbay-bench-move-"))
-const socketB = `/run/docker-wbbench${process.pid}.sock`
 const children: Array<ChildProcess> = []
-let engineProcess: ChildProcess | undefined
+let second: Engine | undefined
 const deploymentId = randomUUID()
-
-const mountsUnder = (root: string) =>
-  readFileSync("/proc/mounts", "utf8").split("\n").map((l) => l.split(" ")[1] ?? "").filter((m) =>
-    m.startsWith(`${root}/`)
-  ).sort().reverse()
-
-const startEngineB = async () => {
-  mkdirSync(join(dir, "data"))
-  mkdirSync(join(dir, "exec"))
-  engineProcess = spawn("dockerd", [
-    "--data-root",
-    join(dir, "data"),
-    "--exec-root",
-    join(dir, "exec"),
-    "--pidfile",
-    join(dir, "docker.pid"),
-    "-H",
-    `unix://${socketB}`,
-    "--bridge=none",
-    "--iptables=false",
-    "--ip-masq=false"
-  ], { stdio: "ignore" })
-  const engine = new Docker({ socketPath: socketB })
-  for (let i = 0;; i++) {
-    try {
-      await engine.ping()
-      return engine
-    } catch (e) {
-      if (i > 300) throw e
-      await sleep(100)
-    }
-  }
-}
 
 /** A container (never started) of `image` with `volume` at /mnt/home. */
 const helper = (engine: Docker, image: string, volume: string) =>
@@ -111,64 +74,20 @@ const fill = async (engine: Docker, image: string, volume: string, mib: number) 
 }
 
 const main = async () => {
-  const engineB = await startEngineB()
+  second = await startEngine(dir, `wbmove${process.pid}`)
+  const engineB = second.docker
+  const socketB = second.socket
   const image = await nodeLessImage(engineA, "perl")
-  if ((await engineB.listImages({ filters: JSON.stringify({ reference: [image] }) })).length === 0) {
-    await new Promise<void>((resolve, reject) => {
-      engineA.getImage(image).get().then((stream) =>
-        engineB.loadImage(stream).then((out) => {
-          out.on("data", () => {})
-          out.on("end", () => resolve())
-          out.on("error", reject)
-        }, reject), reject)
-    })
-  }
+  await copyImage(engineA, engineB, image)
   log(`image ${image} on both engines`)
 
-  const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
-  const service = await makeWorkbay(Sqlite.layer({ filename: join(dir, "workbay.db") }), {
-    settings: { deploymentId, accessUrl: url },
-    http: { rateLimits: false },
-    provisioners: [workbayProvisioner],
-    logLevel: "error"
-  })
-  const listener = createServer()
-  service.attach(listener)
-  await new Promise<void>((resolve) => listener.listen(port, "127.0.0.1", () => resolve()))
-  const base = `${url}/api/v2`
-  const { auth, orgId } = await seedFirstUser(base)
-  const json = { ...auth, "content-type": "application/json" }
-  const post = (path: string, body: unknown) =>
-    request(`${base}${path}`, { method: "POST", headers: json, body: JSON.stringify(body) })
-  const get = (path: string) => request(`${base}${path}`, { headers: auth })
-
-  const key = (await post(`/organizations/${orgId}/provisionerkeys`, { name: "bench" })).body.key as string
+  const plane = await controlPlane(dir, deploymentId)
+  const { auth, base, get, key, orgId, post, url } = plane
   const cli = await bundleCli()
   for (const [name, socket] of [["bench-a", "/var/run/docker.sock"], ["bench-b", socketB]] as const) {
-    const child = spawn(process.execPath, [
-      cli,
-      "provisioner",
-      "start",
-      "--url",
-      url,
-      "--key",
-      key,
-      "--name",
-      name,
-      "--docker-host",
-      `unix://${socket}`,
-      "--docker-network",
-      "none"
-    ], { env: { ...process.env, HOME: dir }, stdio: "ignore" })
-    children.push(child)
+    children.push(startDaemon(cli, { url, key, name, socket, home: dir, extra: ["--docker-network", "none"] }))
   }
-  for (let i = 0;; i++) {
-    const hosts = (await get(`/organizations/${orgId}/provisionerhosts`)).body as Array<{ status: string }>
-    if (hosts.filter((h) => h.status === "connected").length === 2) break
-    if (i > 600) throw new Error("the daemons did not connect")
-    await sleep(100)
-  }
+  await plane.hostsConnected(2)
 
   const templateYaml = `resources:
   - name: home
@@ -314,29 +233,17 @@ before the move succeeds (a second read of the whole volume on the new engine); 
 volume is removed by the cleanup job (not timed). \`docker cp\` checks nothing.
 `
   writeReport(report, "move.md", { write: !opts["no-write"], log })
-  listener.close()
-  await service.dispose()
+  await plane.close()
 }
 
 const cleanup = async () => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL")
   await cleanUp(engineA, deploymentId).catch(() => undefined)
-  if (existsSync(socketB)) await cleanUp(new Docker({ socketPath: socketB }), deploymentId).catch(() => undefined)
-  if (engineProcess !== undefined && engineProcess.exitCode === null) {
-    const stopped = new Promise((resolve) => engineProcess!.once("exit", resolve))
-    engineProcess.kill("SIGTERM")
-    await Promise.race([stopped, sleep(15_000)])
-    if (engineProcess.exitCode === null) engineProcess.kill("SIGKILL")
-  }
-  for (const m of mountsUnder(dir)) {
-    try {
-      execFileSync("umount", ["-l", m])
-    } catch {
-      // Gone already.
-    }
+  if (second !== undefined) {
+    await cleanUp(second.docker, deploymentId).catch(() => undefined)
+    await second.stop()
   }
   rmSync(dir, { recursive: true, force: true })
-  rmSync(socketB, { force: true })
 }
 
 main().then(cleanup, async (e) => {
