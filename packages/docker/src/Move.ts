@@ -188,9 +188,15 @@ export const moveVolumes = (
       const { bytes, sha256 } = yield* Effect.tryPromise({
         try: async () => {
           const frames = framer(link)
-          const sums = await digest(archive, frames.push)
-          await frames.flush()
-          return sums
+          try {
+            const sums = await digest(archive, frames.push)
+            await frames.flush()
+            return sums
+          } catch (e) {
+            // A read left open holds the helper (its removal would wait on it).
+            ;(archive as { destroy?: () => void }).destroy?.()
+            throw e
+          }
         },
         catch: (e) => failure(`Could not send the volume ${m.name}: ${e instanceof Error ? e.message : String(e)}`)
       }).pipe(
@@ -263,9 +269,22 @@ export const moveVolumes = (
         const result = yield* Effect.scoped(Effect.gen(function*() {
           const container = yield* helper(image, [{ name, index: at }])
           const body = new PassThrough({ highWaterMark: 1024 * 1024 })
+          // A write left open holds the helper (its removal would wait on it): a failure aborts it first.
+          const abort = new AbortController()
+          yield* Effect.addFinalizer(() =>
+            Effect.sync(() => {
+              if (body.writableEnded) return
+              abort.abort()
+              body.destroy()
+            })
+          )
           const written = Effect.runPromise(
             Effect.either(
-              call(`write the volume ${name}`, () => container.putArchive(body, { path: MOUNT_ROOT }), VOLUME_TIMEOUT)
+              call(
+                `write the volume ${name}`,
+                () => container.putArchive(body, { path: MOUNT_ROOT, abortSignal: abort.signal }),
+                VOLUME_TIMEOUT
+              )
             )
           )
           const hash = createHash("sha256")
