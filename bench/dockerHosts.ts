@@ -148,9 +148,25 @@ export const controlPlane = async (dir: string, deploymentId: string, agentBinar
       await sleep(100)
     }
   }
+  /** A template `name` of a `docker` version made from `body` (a file or an example), once its import succeeded. */
+  const dockerTemplate = async (name: string, body: Record<string, unknown>) => {
+    const version = (await post(`/organizations/${orgId}/templateversions`, {
+      storage_method: "file",
+      provisioner: "docker",
+      tags: {},
+      ...body
+    })).body
+    for (let i = 0;; i++) {
+      const v = (await get(`/templateversions/${version.id}`)).body
+      if (v.job.status === "succeeded") break
+      if (v.job.status === "failed" || i > 600) throw new Error(`import: ${JSON.stringify(v.job)}`)
+      await sleep(100)
+    }
+    return (await post(`/organizations/${orgId}/templates`, { name, template_version_id: version.id })).body
+  }
   const close = async () => {
     listener.close()
     await service.dispose()
   }
-  return { url, base, auth, json, orgId, key, post, get, hostsConnected, close }
+  return { url, base, auth, json, orgId, key, post, get, hostsConnected, dockerTemplate, close }
 }

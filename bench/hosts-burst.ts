@@ -63,22 +63,10 @@ const run = async (hostCount: number, image: string, binDir: string, cli: string
   )
   children.push(...mine)
   await plane.hostsConnected(hostCount)
-  const version = (await post(`/organizations/${orgId}/templateversions`, {
-    storage_method: "file",
+  const template = await plane.dockerTemplate("docker", {
     example_id: "docker",
-    provisioner: "docker",
-    user_variable_values: [{ name: "image", value: image }],
-    tags: {}
-  })).body
-  for (let i = 0;; i++) {
-    const v = (await get(`/templateversions/${version.id}`)).body
-    if (v.job.status === "succeeded") break
-    if (v.job.status === "failed" || i > 600) throw new Error(`import: ${JSON.stringify(v.job)}`)
-    await sleep(100)
-  }
-  const template =
-    (await post(`/organizations/${orgId}/templates`, { name: "docker", template_version_id: version.id }))
-      .body
+    user_variable_values: [{ name: "image", value: image }]
+  })
 
   const meLatency = async (until: () => boolean, max = Infinity) => {
     const times: Array<number> = []

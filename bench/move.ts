@@ -111,21 +111,7 @@ const main = async () => {
     headers: { ...auth, "content-type": "application/x-tar" },
     body: Buffer.concat(chunks)
   })
-  const version = (await post(`/organizations/${orgId}/templateversions`, {
-    storage_method: "file",
-    file_id: up.body.hash,
-    provisioner: "docker",
-    tags: {}
-  })).body
-  for (let i = 0;; i++) {
-    const v = (await get(`/templateversions/${version.id}`)).body
-    if (v.job.status === "succeeded") break
-    if (v.job.status === "failed" || i > 600) throw new Error(`import: ${JSON.stringify(v.job)}`)
-    await sleep(100)
-  }
-  const template =
-    (await post(`/organizations/${orgId}/templates`, { name: "movable", template_version_id: version.id }))
-      .body
+  const template = await plane.dockerTemplate("movable", { file_id: up.body.hash })
   const created = (await post(`/organizations/${orgId}/members/me/workspaces`, {
     name: "moving",
     template_id: template.id
