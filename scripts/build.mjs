@@ -77,7 +77,8 @@ await build({
   banner: {
     js: "import { createRequire as __cliRequire } from 'node:module'; const require = __cliRequire(import.meta.url);"
   },
-  external: ["bufferutil", "utf-8-validate"],
+  // node-pty and ssh2 as for the agent above: `workbay scaletest` runs light agents (the agent's code).
+  external: ["bufferutil", "utf-8-validate", "@lydell/node-pty", "ssh2"],
   // `workbay provisioner start` runs the Docker driver: dockerode as the server bundles it.
   plugins: serverPlugins
 })

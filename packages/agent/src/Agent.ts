@@ -17,7 +17,7 @@ import { randomBytes, randomInt } from "node:crypto"
 import { makeApi, tokenFromIdentity } from "./Api.js"
 import { handleContainersMessage, makeContainers } from "./Containers.js"
 import { LogSender } from "./Logs.js"
-import type { AgentOptions } from "./Options.js"
+import type { AgentOptions, AgentRunner, MetadataDescription } from "./Options.js"
 import { handlePortsMessage } from "./Ports.js"
 import { makeAppProxy } from "./Proxy.js"
 import { followReinit } from "./Reinit.js"
@@ -47,13 +47,6 @@ interface App {
   readonly slug: string
   readonly url?: string | undefined
   readonly healthcheck?: { readonly url: string; readonly interval: number; readonly threshold: number } | undefined
-}
-
-interface MetadataDescription {
-  readonly key: string
-  readonly script: string
-  readonly interval: number
-  readonly timeout: number
 }
 
 /** What the agent reads of its manifest. */
@@ -112,8 +105,17 @@ const collect = (script: string, timeoutSeconds: number, environment: ScriptEnvi
     })
   })
 
+/** The agent's work on its own machine: scripts and metadata in `sh -c`, health checks fetched. */
+export const machineRunner: AgentRunner = {
+  script: runScript,
+  metadata: (item, environment) => collect(item.script, item.timeout, environment),
+  probe: (url, timeoutMs) =>
+    fetch(url, { signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.status < 500, () => false)
+}
+
 export const startAgent = async (options: AgentOptions): Promise<RunningAgent> => {
   const log = options.log ?? ((line: string) => process.stderr.write(`workbay-agent: ${line}\n`))
+  const runner = options.runner ?? machineRunner
   let token = options.auth === "token" ? options.token! : await tokenFromIdentity(options)
   const api = makeApi(options.url, () => token)
   // Batches go over the agent connection while it is open (`rpc` is made below, before any line).
@@ -152,6 +154,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     path: "/workspaceagents/me/rpc",
     token: () => token,
     log,
+    onCall: options.onCall,
     onOpen: async (socket) => {
       if (manifest !== undefined) {
         // The token may name another agent now (a claimed prebuilt workspace whose
@@ -308,7 +311,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     }
     const runs = await Promise.all(
       manifest.scripts.filter((s) => s.run_on_start).map(async (script) => {
-        const run = await runScript(script, environment)
+        const run = await runner.script(script, environment)
         await reportScript(run, "start")
         return run
       })
@@ -322,7 +325,13 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     if (stopped || session !== generation) return lifecycle
     await reportLifecycle(state)
 
-    const cron = scheduleCron(manifest.scripts, environment, (run) => void reportScript(run, "cron"), log)
+    const cron = scheduleCron(
+      manifest.scripts,
+      environment,
+      (run) => void reportScript(run, "cron"),
+      log,
+      runner.script
+    )
     stopCron = cron.stop
 
     // Stats: what this agent knows of its own sessions (its terminals' sockets and SSH
@@ -355,7 +364,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
 
     for (const m of manifest.metadata ?? []) {
       const collectOne = async () => {
-        const result = await collect(m.script, m.timeout, environment)
+        const result = await runner.metadata(m, environment)
         await rpc.call("batch_update_metadata", {
           metadata: [{ key: m.key, result: { collected_at: now(), age: 0, value: result.value, error: result.error } }]
         }).catch((e) => log(`metadata ${m.key}: ${String(e)}`))
@@ -370,8 +379,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
       let failures = 0
       let reported = "initializing"
       const probe = async () => {
-        const ok = await fetch(check.url, { signal: AbortSignal.timeout(Math.max(1, check.interval) * 1000) })
-          .then((r) => r.status < 500, () => false)
+        const ok = await runner.probe(check.url, Math.max(1, check.interval) * 1000)
         failures = ok ? 0 : failures + 1
         const health = ok ? "healthy" : failures >= Math.max(1, check.threshold) ? "unhealthy" : reported
         if (health !== reported) {
@@ -460,7 +468,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
         }
         const runs = await Promise.all(
           manifest.scripts.filter((s) => s.run_on_stop).map(async (script) => {
-            const run = await runScript(script, environment)
+            const run = await runner.script(script, environment)
             await reportScript(run, "stop")
             return run
           })

@@ -13,8 +13,33 @@
  */
 import { homedir, tmpdir } from "node:os"
 import { join } from "node:path"
+import type { Script, ScriptEnvironment, ScriptRun } from "./Scripts.js"
 
 export type AuthKind = "token" | "aws" | "azure" | "google"
+
+/** A metadata item of the manifest: its key, the script that collects it, every `interval` seconds. */
+export interface MetadataDescription {
+  readonly key: string
+  readonly script: string
+  readonly interval: number
+  readonly timeout: number
+}
+
+/**
+ * How the agent does its work on the machine: runs a script, collects a metadata value, probes an
+ * app's health check. The default ({@link machineRunner} in Agent.ts) runs `sh -c` and fetches the
+ * URL; `workbay scaletest`'s light agents answer each at once (docs/scaletest.md), and everything
+ * else (the connections, the manifest, the reports and their timing) stays the real agent's.
+ */
+export interface AgentRunner {
+  readonly script: (script: Script, environment: ScriptEnvironment) => Promise<ScriptRun>
+  readonly metadata: (
+    item: MetadataDescription,
+    environment: ScriptEnvironment
+  ) => Promise<{ readonly value: string; readonly error: string }>
+  /** Whether the app answers at `url` within `timeoutMs` (healthy: any status under 500). */
+  readonly probe: (url: string, timeoutMs: number) => Promise<boolean>
+}
 
 export interface AgentOptions {
   readonly url: string
@@ -32,6 +57,10 @@ export interface AgentOptions {
   readonly ptyIdleTimeoutMs?: number | undefined
   /** Receives the agent's own diagnostics (default: stderr). */
   readonly log?: ((line: string) => void) | undefined
+  /** How scripts, metadata and health checks run (default: on this machine). */
+  readonly runner?: AgentRunner | undefined
+  /** Told how each request on the agent connection ended (type, milliseconds, error): the scaletest's latencies. */
+  readonly onCall?: ((type: string, ms: number, error?: string) => void) | undefined
 }
 
 const FLAGS: Record<string, keyof AgentOptions> = {

@@ -98,12 +98,13 @@ export const runScript = (script: Script, environment: ScriptEnvironment): Promi
     child.on("exit", (code, signal) => finish(code ?? (signal === null ? 1 : 128)))
   })
 
-/** Runs cron scripts on their schedules until stopped; `onRun` gets each run's result. */
+/** Runs cron scripts on their schedules (each run by `run`) until stopped; `onRun` gets each run's result. */
 export const scheduleCron = (
   scripts: ReadonlyArray<Script>,
   environment: ScriptEnvironment,
   onRun: (run: ScriptRun) => void,
-  log: (line: string) => void
+  log: (line: string) => void,
+  run: (script: Script, environment: ScriptEnvironment) => Promise<ScriptRun> = runScript
 ): { readonly stop: () => void } => {
   const timers = new Set<NodeJS.Timeout>()
   let stopped = false
@@ -122,7 +123,7 @@ export const scheduleCron = (
       const timer = setTimeout(async () => {
         timers.delete(timer)
         if (stopped) return
-        onRun(await runScript(script, environment))
+        onRun(await run(script, environment))
         next()
       }, Math.max(0, at - Date.now()))
       timer.unref()

@@ -18,6 +18,8 @@ export interface SocketOptions {
   /** Told when a connection fails or closes: a 401 ends the reconnecting (the token stopped working). */
   readonly onClose?: (reason: { readonly code: number; readonly unauthorized: boolean }) => void
   readonly log: (line: string) => void
+  /** Told how each request ended: its type, milliseconds from sending to its answer, its error. */
+  readonly onCall?: ((type: string, ms: number, error?: string) => void) | undefined
 }
 
 interface Pending {
@@ -156,19 +158,24 @@ export class Socket {
     await this.ready()
     if (!this.connected) throw new Error(`${this.options.path}: not connected`)
     const id = this.nextId++
+    const sent = performance.now()
+    const onCall = this.options.onCall
     return new Promise<A>((resolve, reject) => {
       const timeout = setTimeout(() => {
         this.pending.delete(id)
+        onCall?.(type, performance.now() - sent, "not answered")
         reject(new Error(`${this.options.path}: ${type} was not answered in ${REQUEST_TIMEOUT_MS / 1000} s`))
       }, REQUEST_TIMEOUT_MS)
       timeout.unref()
       this.pending.set(id, {
         resolve: (v) => {
           clearTimeout(timeout)
+          onCall?.(type, performance.now() - sent)
           resolve(v as A)
         },
         reject: (e) => {
           clearTimeout(timeout)
+          onCall?.(type, performance.now() - sent, e.message)
           reject(e)
         }
       })

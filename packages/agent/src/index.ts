@@ -3,6 +3,7 @@ export {
   AGENT_API_VERSION,
   AGENT_VERSION,
   type LifecycleState,
+  machineRunner,
   type Manifest,
   type RunningAgent,
   startAgent
@@ -20,9 +21,17 @@ export {
 } from "./Containers.js"
 export { ed25519FromSeed, hostKeyOf } from "./HostKey.js"
 export { main } from "./main.js"
-export { type AgentOptions, type AuthKind, parseOptions, USAGE } from "./Options.js"
+export {
+  type AgentOptions,
+  type AgentRunner,
+  type AuthKind,
+  type MetadataDescription,
+  parseOptions,
+  USAGE
+} from "./Options.js"
 export { handlePortsMessage, type ListeningPort, listeningPorts, parseProcNetTcp } from "./Ports.js"
 export { PTY_IDLE_TIMEOUT_MS, PtySessions, REPLAY_BYTES } from "./Pty.js"
+export type { Script, ScriptEnvironment, ScriptRun } from "./Scripts.js"
 export { type ConnectionReport, parseStreamOpen, type SessionEnvironment, type StreamOpen } from "./Session.js"
 export { SshServer } from "./Ssh.js"
 export { makeStreams, type Streams, type StreamsOptions } from "./Streams.js"

@@ -12,10 +12,14 @@ import { fileURLToPath } from "node:url"
 import { dockerodeLean } from "../../../scripts/dockerode-lean.mjs"
 
 const entry = fileURLToPath(new URL("../src/bin.ts", import.meta.url))
+const cacheDir = fileURLToPath(new URL("../../../node_modules/.cache/workbay-cli-bundles", import.meta.url))
 
 /** Bundles the command into a fresh folder: the script to run with `node`. */
 export const bundleCli = async (): Promise<string> => {
-  const outfile = join(mkdtempSync(join(tmpdir(), "workbay-cli-bundle-")), "workbay.mjs")
+  // Under the checkout's node_modules, so that the packages left outside the bundle (the agent's
+  // ssh2 and node-pty, which `workbay scaletest` loads) resolve as from an installed CLI.
+  mkdirSync(cacheDir, { recursive: true })
+  const outfile = join(mkdtempSync(join(cacheDir, "workbay-cli-bundle-")), "workbay.mjs")
   await build({
     entryPoints: [entry],
     outfile,
@@ -25,7 +29,7 @@ export const bundleCli = async (): Promise<string> => {
     format: "esm",
     conditions: ["@workbay/source"],
     logLevel: "warning",
-    external: ["bufferutil", "utf-8-validate"],
+    external: ["bufferutil", "utf-8-validate", "@lydell/node-pty", "ssh2"],
     // `workbay provisioner start` runs the Docker driver: dockerode as the server bundles it.
     plugins: [dockerodeLean],
     banner: {

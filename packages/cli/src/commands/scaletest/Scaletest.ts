@@ -1,0 +1,677 @@
+/**
+ * `workbay scaletest`: load a deployment as many people and workspaces would, and measure it
+ * (after the described system's `coder exp scaletest`; docs/scaletest.md).
+ *
+ * - `create-workspaces`: users (one per workspace, unless `--use-host-login`) and workspaces of a
+ *   template, each workspace's agent run here as a light agent (LightAgents.ts) until `ready`;
+ *   `--hold` keeps the agents reporting that long before the command ends.
+ * - `workspace-traffic`: one terminal (`pty`), SSH session (`ssh`) or app (`app`) per scaletest
+ *   workspace, through the service, writing `--bytes-per-tick` every `--tick-interval` and timing
+ *   each echo, for `--duration`.
+ * - `dashboard`: `--users` people listing workspaces, opening a workspace's page and following its
+ *   status, one action every `--interval`.
+ * - `cleanup`: deletes the scaletests' workspaces and users (Tag.ts), nothing else.
+ *
+ * Each prints its progress on standard error, then a summary (counts, p50/p90/p95/p99 of each kind
+ * of request, errors); `--output json` prints the summary as JSON with each kind's histogram. The
+ * exit code is 1 when any request failed.
+ */
+import { type Schemas, unwrap } from "@workbay/client"
+import { randomBytes, randomUUID } from "node:crypto"
+import type { ClientChannel } from "ssh2"
+import { createWebSocketStream } from "ws"
+import type { Client } from "../../Client.js"
+import type { Context } from "../../Context.js"
+import { CliError, usageError } from "../../Errors.js"
+import { organizationOf } from "../../Lookup.js"
+import { printJson, printTable } from "../../Output.js"
+import { LightAgents } from "./LightAgents.js"
+import { Metrics, SUMMARY_HEADERS, summaryRows } from "./Metrics.js"
+import { EMAIL_DOMAIN, isScaletestName, isScaletestUser, nameOf, newRunId } from "./Tag.js"
+
+type Workspace = Schemas["Workspace"]
+
+/** The most workspaces one run makes (a bound on what a mistyped count can do). */
+export const MAX_COUNT = 10_000
+
+/** `30s`, `5m`, `1h`, `250ms` or a number of seconds: milliseconds. */
+export const parseDuration = (text: string, flag: string): number => {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim())
+  if (m === null) throw usageError(`${flag} takes a duration such as 30s, 5m or 1h, not "${text}".`)
+  const n = Number(m[1])
+  return Math.round(n * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? "s"] ?? 1000))
+}
+
+const wholeNumber = (text: string, flag: string, min: number, max: number): number => {
+  const n = Number(text)
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw usageError(`${flag} takes a whole number from ${min} to ${max}, not "${text}".`)
+  }
+  return n
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** Runs `work` for each of `items`, `concurrency` at a time. */
+const pool = async <A>(items: ReadonlyArray<A>, concurrency: number, work: (a: A) => Promise<void>) => {
+  let next = 0
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!)
+  }))
+}
+
+/** Prints `line()` on standard error every 5 s until the returned function is called. */
+const progress = (line: () => string) => {
+  const timer = setInterval(() => process.stderr.write(`${line()}\n`), 5000)
+  return () => clearInterval(timer)
+}
+
+/** The light agents' own diagnostics (a refused connection, a report that failed): counted, the first kept. */
+class Diagnostics {
+  count = 0
+  readonly first: Array<string> = []
+  readonly log = (line: string) => {
+    this.count++
+    if (this.first.length < 5) this.first.push(line)
+  }
+}
+
+/** Prints the run's summary (table or JSON); answers the exit code: 1 when anything failed. */
+const finish = (
+  ctx: Context,
+  summary: Record<string, unknown>,
+  metrics: Metrics,
+  failed: number,
+  diagnostics?: Diagnostics
+): number => {
+  const requests = metrics.summaries()
+  const errors = metrics.errors + failed
+  if (diagnostics !== undefined) {
+    summary = { ...summary, agent_diagnostics: diagnostics.count }
+    for (const line of diagnostics.first) process.stderr.write(`agent: ${line}\n`)
+  }
+  if (ctx.output === "json") printJson({ ...summary, errors, requests })
+  else {
+    for (const [k, v] of Object.entries(summary)) process.stdout.write(`${k.replaceAll("_", " ")}: ${String(v)}\n`)
+    process.stdout.write(`errors: ${errors}\n\n`)
+    printTable(SUMMARY_HEADERS, summaryRows(requests), "requests")
+    for (const [kind, s] of Object.entries(requests)) {
+      for (const e of s.first_errors) process.stderr.write(`${kind}: ${e}\n`)
+    }
+  }
+  return errors === 0 ? 0 : 1
+}
+
+/** Runs `body` until it ends or the process is told to stop (SIGINT, SIGTERM): then `stop` runs. */
+const untilSignal = async (stop: () => Promise<void>, body: (stopped: Promise<void>) => Promise<number>) => {
+  let signalled!: () => void
+  const stopped = new Promise<void>((resolve) => (signalled = resolve))
+  const onSignal = () => signalled()
+  process.once("SIGINT", onSignal)
+  process.once("SIGTERM", onSignal)
+  try {
+    return await body(stopped)
+  } finally {
+    process.off("SIGINT", onSignal)
+    process.off("SIGTERM", onSignal)
+    await stop()
+  }
+}
+
+export interface CreateWorkspacesFlags {
+  readonly count: string
+  readonly template?: string
+  readonly parameter: ReadonlyArray<string>
+  readonly concurrency: string
+  readonly useHostLogin?: boolean
+  readonly hold?: string
+  readonly timeout: string
+  readonly org?: string
+  readonly agentUrl: ReadonlyArray<string>
+}
+
+/** The daily cost of one workspace of the template's active version (its resources' costs). */
+const costOf = async (client: Client, versionId: string): Promise<number> => {
+  const resources = await unwrap(
+    client.rest.GET("/api/v2/templateversions/{templateversion}/resources", {
+      params: { path: { templateversion: versionId } }
+    })
+  )
+  return resources.reduce((sum, r) => sum + (r.daily_cost ?? 0), 0)
+}
+
+/**
+ * What the run may do, checked before anything is made: the count, the template, the right to
+ * make users (unless `--use-host-login`), and the caller's quota for `count` workspaces.
+ */
+const preflight = async (client: Client, flags: CreateWorkspacesFlags, count: number) => {
+  if (flags.template === undefined) throw usageError("Which template? Pass --template <name>.")
+  const org = await organizationOf(client, flags.org)
+  const template = await unwrap(
+    client.rest.GET("/api/v2/organizations/{organization}/templates/{templatename}", {
+      params: { path: { organization: org.id, templatename: flags.template } }
+    })
+  )
+  if (flags.useHostLogin !== true) {
+    const check = await unwrap(client.rest.POST("/api/v2/authcheck", {
+      body: {
+        checks: {
+          create_users: { object: { resource_type: "user" }, action: "create" },
+          create_for_others: {
+            object: { resource_type: "workspace", organization_id: org.id, owner_id: randomUUID() },
+            action: "create"
+          }
+        }
+      }
+    }))
+    if (check.create_users !== true || check.create_for_others !== true) {
+      throw new CliError(
+        "You may not create users and their workspaces: a scaletest makes one user per workspace.",
+        1,
+        "Run it with --use-host-login to make every workspace your own."
+      )
+    }
+  } else {
+    const cost = await costOf(client, template.active_version_id)
+    const quota = await unwrap(
+      client.rest.GET("/api/v2/workspace-quota/{user}", { params: { path: { user: "me" } } })
+    )
+    if (cost > 0 && quota.budget > 0 && quota.credits_consumed + cost * count > quota.budget) {
+      throw new CliError(
+        `${count} workspaces of ${template.name} cost ${cost * count} credits a day; your quota has ${
+          quota.budget - quota.credits_consumed
+        } left.`,
+        1,
+        "Lower --count, or ask for a larger quota allowance."
+      )
+    }
+  }
+  return { org, template }
+}
+
+/** The workspace's build once its job ended (polled). */
+const builtWorkspace = async (client: Client, metrics: Metrics, id: string, until: number): Promise<Workspace> => {
+  for (;;) {
+    const w = await metrics.time(
+      "user:get workspace",
+      () => unwrap(client.rest.GET("/api/v2/workspaces/{workspace}", { params: { path: { workspace: id } } }))
+    )
+    const status: string = w.latest_build.job.status
+    if (status === "succeeded") return w
+    if (status === "failed" || status === "canceled") {
+      throw new Error(`the build of ${w.name} ${status}: ${w.latest_build.job.error ?? ""}`)
+    }
+    if (Date.now() > until) throw new Error(`the build of ${w.name} did not end in time (${status})`)
+    await sleep(500)
+  }
+}
+
+/** Starts the light agents of a built workspace; answers how many reached `ready`. */
+const runAgentsOf = async (agents: LightAgents, metrics: Metrics, w: Workspace): Promise<number> => {
+  const list = w.latest_build.resources.flatMap((r) => r.agents ?? [])
+  if (list.length === 0) throw new Error(`${w.name} has no agent (its build ${w.latest_build.status})`)
+  let ready = 0
+  for (const a of list) {
+    // The echo app answers before the agent's first health check.
+    for (const app of a.apps ?? []) {
+      if (app.healthcheck?.url) agents.serveApp(app.healthcheck.url)
+      else if (app.url) agents.serveApp(app.url)
+    }
+    const started = await agents.start(w.id, a.id, a.name)
+    metrics.record("agent:connect to ready", started.readyMs)
+    ready++
+  }
+  return ready
+}
+
+export const createWorkspaces = async (ctx: Context, flags: CreateWorkspacesFlags): Promise<number> => {
+  const count = wholeNumber(flags.count, "--count", 1, MAX_COUNT)
+  const concurrency = wholeNumber(flags.concurrency, "--concurrency", 1, 1000)
+  const holdMs = flags.hold === undefined ? 0 : parseDuration(flags.hold, "--hold")
+  const timeoutMs = parseDuration(flags.timeout, "--timeout")
+  const parameters = flags.parameter.map((pair) => {
+    const i = pair.indexOf("=")
+    if (i <= 0) throw usageError(`--parameter takes name=value, not "${pair}".`)
+    return { name: pair.slice(0, i), value: pair.slice(i + 1) }
+  })
+  const client = ctx.client()
+  const { org, template } = await preflight(client, flags, count)
+  const run = newRunId()
+  const metrics = new Metrics()
+  const diagnostics = new Diagnostics()
+  const agents = new LightAgents(client, metrics, diagnostics.log, flags.agentUrl)
+  const appUrl = parameters.find((p) => p.name === "app_url")?.value ?? "http://127.0.0.1:13337"
+  agents.serveApp(appUrl)
+  const until = Date.now() + timeoutMs
+  const started = performance.now()
+  let created = 0
+  let ready = 0
+  const failures: Array<string> = []
+  process.stderr.write(`scaletest ${run}: ${count} workspaces of ${template.name}, ${concurrency} at a time\n`)
+  const stopProgress = progress(() =>
+    `scaletest ${run}: ${created}/${count} workspaces created, ${ready} agents ready, ${
+      metrics.errors + failures.length
+    } errors`
+  )
+  return untilSignal(async () => {
+    stopProgress()
+    await agents.stop()
+  }, async (stopped) => {
+    let interrupted = false
+    void stopped.then(() => (interrupted = true))
+    await pool(Array.from({ length: count }, (_, i) => i + 1), concurrency, async (n) => {
+      if (interrupted || Date.now() > until) return
+      const name = nameOf(run, n)
+      try {
+        let owner = "me"
+        if (flags.useHostLogin !== true) {
+          const user = await metrics.time("user:create user", () =>
+            unwrap(client.rest.POST("/api/v2/users", {
+              body: { username: name, email: `${name}@${EMAIL_DOMAIN}`, login_type: "none", organization_ids: [org.id] }
+            })))
+          owner = user.id
+        }
+        const w = await metrics.time(
+          "user:create workspace",
+          () =>
+            unwrap(client.rest.POST("/api/v2/organizations/{organization}/members/{user}/workspaces", {
+              params: { path: { organization: org.id, user: owner } },
+              body: { name, template_id: template.id, rich_parameter_values: parameters }
+            }))
+        )
+        created++
+        const built = await builtWorkspace(client, metrics, w.id, until)
+        const connected = await runAgentsOf(agents, metrics, built)
+        ready += connected
+      } catch (e) {
+        failures.push(`${name}: ${e instanceof Error ? e.message : String(e)}`)
+      }
+    })
+    const seconds = (performance.now() - started) / 1000
+    if (holdMs > 0 && !interrupted) {
+      process.stderr.write(`scaletest ${run}: holding ${ready} agents for ${holdMs / 1000} s\n`)
+      await Promise.race([sleep(holdMs), stopped])
+    }
+    stopProgress()
+    for (const f of failures.slice(0, 10)) process.stderr.write(`failed: ${f}\n`)
+    return finish(
+      ctx,
+      {
+        run,
+        template: template.name,
+        count,
+        created,
+        agents_ready: ready,
+        seconds_to_ready: Math.round(seconds * 10) / 10,
+        held_seconds: holdMs / 1000
+      },
+      metrics,
+      failures.length,
+      diagnostics
+    )
+  })
+}
+
+/** Every scaletest workspace the caller may read (of `run`, when given). */
+const scaletestWorkspaces = async (client: Client, run?: string): Promise<Array<Workspace>> => {
+  const out: Array<Workspace> = []
+  for (let offset = 0;; offset += 100) {
+    const page = await unwrap(client.rest.GET("/api/v2/workspaces", {
+      params: { query: { q: `name:scaletest-${run ?? ""}`, limit: "100", offset: String(offset) } }
+    }))
+    out.push(...page.workspaces.filter((w) => isScaletestName(w.name, run)))
+    if (page.workspaces.length < 100) return out
+  }
+}
+
+export interface TrafficFlags {
+  readonly mode: string
+  readonly bytesPerTick: string
+  readonly tickInterval: string
+  readonly duration: string
+  readonly concurrency?: string
+  readonly runAgents?: boolean
+  readonly run?: string
+  readonly agentUrl: ReadonlyArray<string>
+}
+
+/** A printable payload of `n` bytes (no control characters, which a terminal would act on). */
+const payload = (n: number) => randomBytes(n).toString("base64").replace(/[^A-Za-z0-9]/g, "x").slice(0, n)
+
+/** One terminal: each tick writes a line and times until the terminal echoed it. */
+const ptyTraffic = async (
+  client: Client,
+  metrics: Metrics,
+  agentId: string,
+  bytes: number,
+  tickMs: number,
+  until: number
+) => {
+  const ws = await metrics.time(
+    "traffic:pty open",
+    () =>
+      client.socket(`/workspaceagents/${agentId}/pty`, {
+        reconnect: randomUUID(),
+        width: 200,
+        height: 50,
+        command: "cat"
+      })
+  )
+  let seen = ""
+  let waiting: { marker: string; resolve: () => void } | undefined
+  ws.on("message", (data: Buffer) => {
+    seen = (seen + data.toString("utf8")).slice(-4 * bytes - 1024)
+    if (waiting !== undefined && seen.includes(waiting.marker)) waiting.resolve()
+  })
+  const closed = new Promise<void>((resolve) => ws.once("close", () => resolve()))
+  ws.resume()
+  try {
+    while (Date.now() < until) {
+      const marker = payload(Math.max(8, bytes))
+      const echoed = new Promise<void>((resolve) => (waiting = { marker, resolve }))
+      const sent = performance.now()
+      ws.send(JSON.stringify({ data: `${marker}\r` }))
+      const outcome = await Promise.race([
+        echoed.then(() => "ok" as const),
+        closed.then(() => "closed" as const),
+        sleep(10_000).then(() => "late" as const)
+      ])
+      if (outcome === "ok") metrics.record("traffic:pty echo", performance.now() - sent)
+      else {metrics.record(
+          "traffic:pty echo",
+          performance.now() - sent,
+          outcome === "closed" ? "the terminal closed" : "no echo in 10 s"
+        )}
+      if (outcome === "closed") return
+      waiting = undefined
+      seen = ""
+      await sleep(Math.max(0, tickMs - (performance.now() - sent)))
+    }
+  } finally {
+    ws.close(1000)
+  }
+}
+
+/** One app: each tick posts the bytes through the service's app proxy and times the echo. */
+const appTraffic = async (
+  client: Client,
+  metrics: Metrics,
+  w: Workspace,
+  agentName: string,
+  bytes: number,
+  tickMs: number,
+  until: number
+) => {
+  const url = `${client.url}/@${w.owner_name}/${w.name}.${agentName}/apps/echo/`
+  // An app opens for its workspace's owner only (docs/agents.md, "Web apps"): a token of theirs,
+  // made by the caller for a scaletest user (it goes with the user at cleanup).
+  const me = await unwrap(client.rest.GET("/api/v2/users/{user}", { params: { path: { user: "me" } } }))
+  const token = w.owner_id === me.id ?
+    client.token ?? "" :
+    (await metrics.time("user:create token", () =>
+      unwrap(client.rest.POST("/api/v2/users/{user}/keys/tokens", {
+        params: { path: { user: w.owner_id } },
+        body: { token_name: `scaletest-traffic-${randomBytes(4).toString("hex")}`, lifetime: 3_600_000_000_000 }
+      })))).key
+  while (Date.now() < until) {
+    const body = payload(bytes)
+    const sent = performance.now()
+    try {
+      const res = await fetch(url, {
+        method: "POST",
+        body,
+        headers: { authorization: `Bearer ${token}` },
+        redirect: "manual"
+      })
+      const text = await res.text()
+      if (res.status !== 200 || !text.endsWith(body)) throw new Error(`answered ${res.status}`)
+      metrics.record("traffic:app echo", performance.now() - sent)
+    } catch (e) {
+      metrics.record("traffic:app echo", performance.now() - sent, e instanceof Error ? e.message : String(e))
+    }
+    await sleep(Math.max(0, tickMs - (performance.now() - sent)))
+  }
+}
+
+/** One SSH session: `cat` on the agent's SSH server through the service; each tick times the echo. */
+const sshTraffic = async (
+  client: Client,
+  metrics: Metrics,
+  agentId: string,
+  bytes: number,
+  tickMs: number,
+  until: number
+) => {
+  const { Client: SshClient } = await import("ssh2")
+  const ws = await metrics.time("traffic:ssh open", () => client.socket(`/workspaceagents/${agentId}/ssh`))
+  const sock = createWebSocketStream(ws)
+  ws.resume()
+  const ssh = new SshClient()
+  try {
+    const channel = await metrics.time(
+      "traffic:ssh session",
+      () =>
+        new Promise<ClientChannel>((resolve, reject) => {
+          ssh.once("error", reject)
+          ssh.once(
+            "ready",
+            () => ssh.exec("cat", (err, ch) => (err === undefined || err === null ? resolve(ch) : reject(err)))
+          )
+          ssh.connect({ sock, username: "scaletest", readyTimeout: 20_000 })
+        })
+    )
+    let seen = ""
+    let waiting: { marker: string; resolve: () => void } | undefined
+    channel.on("data", (d: Buffer) => {
+      seen = (seen + d.toString("utf8")).slice(-4 * bytes - 1024)
+      if (waiting !== undefined && seen.includes(waiting.marker)) waiting.resolve()
+    })
+    while (Date.now() < until) {
+      const marker = payload(Math.max(8, bytes))
+      const echoed = new Promise<void>((resolve) => (waiting = { marker, resolve }))
+      const sent = performance.now()
+      channel.write(`${marker}\n`)
+      const ok = await Promise.race([echoed.then(() => true), sleep(10_000).then(() => false)])
+      metrics.record("traffic:ssh echo", performance.now() - sent, ok ? undefined : "no echo in 10 s")
+      waiting = undefined
+      seen = ""
+      await sleep(Math.max(0, tickMs - (performance.now() - sent)))
+    }
+    channel.end()
+  } finally {
+    ssh.end()
+  }
+}
+
+export const workspaceTraffic = async (ctx: Context, flags: TrafficFlags): Promise<number> => {
+  if (!["pty", "ssh", "app"].includes(flags.mode)) {
+    throw usageError(`--mode takes pty, ssh or app, not "${flags.mode}".`)
+  }
+  const bytes = wholeNumber(flags.bytesPerTick, "--bytes-per-tick", 1, 64 * 1024)
+  const tickMs = parseDuration(flags.tickInterval, "--tick-interval")
+  const durationMs = parseDuration(flags.duration, "--duration")
+  const client = ctx.client()
+  const metrics = new Metrics()
+  const diagnostics = new Diagnostics()
+  const agents = new LightAgents(client, metrics, diagnostics.log, flags.agentUrl)
+  const workspaces = (await scaletestWorkspaces(client, flags.run)).filter((w) =>
+    w.latest_build.transition === "start" && w.latest_build.job.status === "succeeded"
+  )
+  const limit = flags.concurrency === undefined
+    ? workspaces.length
+    : wholeNumber(flags.concurrency, "--concurrency", 1, MAX_COUNT)
+  const chosen = workspaces.slice(0, limit)
+  if (chosen.length === 0) throw new CliError("No running scaletest workspace found: run create-workspaces first.")
+  return untilSignal(() => agents.stop(), async (stopped) => {
+    let failed = 0
+    if (flags.runAgents === true) {
+      await pool(chosen, 20, async (w) => {
+        await runAgentsOf(agents, metrics, w).catch(() => void failed++)
+      })
+    }
+    process.stderr.write(`scaletest: ${flags.mode} traffic to ${chosen.length} workspaces for ${durationMs / 1000} s\n`)
+    const until = Date.now() + durationMs
+    const one = async (w: Workspace) => {
+      const agent = w.latest_build.resources.flatMap((r) => r.agents ?? [])[0]
+      if (agent === undefined) return void failed++
+      try {
+        if (flags.mode === "pty") await ptyTraffic(client, metrics, agent.id, bytes, tickMs, until)
+        else if (flags.mode === "ssh") await sshTraffic(client, metrics, agent.id, bytes, tickMs, until)
+        else await appTraffic(client, metrics, w, agent.name, bytes, tickMs, until)
+      } catch (e) {
+        metrics.record(`traffic:${flags.mode} open`, 0, e instanceof Error ? e.message : String(e))
+      }
+    }
+    await Promise.race([Promise.all(chosen.map(one)), stopped])
+    return finish(
+      ctx,
+      {
+        mode: flags.mode,
+        workspaces: chosen.length,
+        bytes_per_tick: bytes,
+        tick_interval_ms: tickMs,
+        duration_seconds: durationMs / 1000
+      },
+      metrics,
+      failed,
+      flags.runAgents === true ? diagnostics : undefined
+    )
+  })
+}
+
+export interface DashboardFlags {
+  readonly users: string
+  readonly duration: string
+  readonly interval: string
+}
+
+/** Follows the workspace's watch stream until its first event (the page's status), timed. */
+const watchOnce = async (client: Client, id: string) => {
+  const ws = await client.socket(`/workspaces/${id}/watch-ws`)
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no event in 10 s")), 10_000)
+      ws.once("message", () => {
+        clearTimeout(timer)
+        resolve()
+      })
+      ws.once("close", () => reject(new Error("closed before its first event")))
+      ws.resume()
+    })
+  } finally {
+    ws.close(1000)
+  }
+}
+
+export const dashboard = async (ctx: Context, flags: DashboardFlags): Promise<number> => {
+  const users = wholeNumber(flags.users, "--users", 1, 1000)
+  const durationMs = parseDuration(flags.duration, "--duration")
+  const intervalMs = parseDuration(flags.interval, "--interval")
+  const client = ctx.client()
+  const metrics = new Metrics()
+  const until = Date.now() + durationMs
+  let ids: Array<string> = []
+  const person = async () => {
+    await sleep(Math.random() * intervalMs)
+    while (Date.now() < until) {
+      const action = Math.random()
+      try {
+        if (action < 0.4 || ids.length === 0) {
+          const page = await metrics.time(
+            "user:list workspaces",
+            () => unwrap(client.rest.GET("/api/v2/workspaces", { params: { query: { limit: "25" } } }))
+          )
+          if (page.workspaces.length > 0) ids = page.workspaces.map((w) => w.id)
+        } else if (action < 0.8) {
+          const id = ids[Math.floor(Math.random() * ids.length)]!
+          await metrics.time(
+            "user:workspace page",
+            () => unwrap(client.rest.GET("/api/v2/workspaces/{workspace}", { params: { path: { workspace: id } } }))
+          )
+        } else {
+          const id = ids[Math.floor(Math.random() * ids.length)]!
+          await metrics.time("user:watch workspace", () => watchOnce(client, id))
+        }
+      } catch {
+        // recorded by metrics.time
+      }
+      await sleep(intervalMs)
+    }
+  }
+  process.stderr.write(`scaletest: ${users} people on the dashboard for ${durationMs / 1000} s\n`)
+  const stopProgress = progress(() => `scaletest: ${metrics.summaries()["user:list workspaces"]?.count ?? 0} lists`)
+  try {
+    await Promise.all(Array.from({ length: users }, person))
+  } finally {
+    stopProgress()
+  }
+  return finish(ctx, { users, duration_seconds: durationMs / 1000, interval_ms: intervalMs }, metrics, 0)
+}
+
+export interface CleanupFlags {
+  readonly run?: string
+  readonly useHostLogin?: boolean
+  readonly concurrency: string
+  readonly timeout: string
+}
+
+/** Deletes a workspace (its delete build) and waits until it is gone. */
+const deleteWorkspace = async (client: Client, metrics: Metrics, w: Workspace, until: number) => {
+  await metrics.time("user:delete workspace", () =>
+    unwrap(client.rest.POST("/api/v2/workspaces/{workspace}/builds", {
+      params: { path: { workspace: w.id } },
+      body: { transition: "delete" }
+    })))
+  for (;;) {
+    const found = await client.rest.GET("/api/v2/workspaces/{workspace}", { params: { path: { workspace: w.id } } })
+    if (found.response.status === 404 || found.response.status === 410) return
+    const job: string = found.data?.latest_build.job.status ?? ""
+    if (job === "failed" || job === "canceled") throw new Error(`the delete build of ${w.name} ${job}`)
+    if (Date.now() > until) throw new Error(`${w.name} was not deleted in time`)
+    await sleep(500)
+  }
+}
+
+export const cleanup = async (ctx: Context, flags: CleanupFlags): Promise<number> => {
+  const concurrency = wholeNumber(flags.concurrency, "--concurrency", 1, 1000)
+  const until = Date.now() + parseDuration(flags.timeout, "--timeout")
+  const client = ctx.client()
+  const metrics = new Metrics()
+  const me = await unwrap(client.rest.GET("/api/v2/users/{user}", { params: { path: { user: "me" } } }))
+  // The scaletest's users (name and email both), when the caller may list them.
+  const users: Array<{ id: string; username: string }> = []
+  for (let offset = 0;; offset += 100) {
+    const page = await client.rest.GET("/api/v2/users", {
+      params: { query: { q: `scaletest-${flags.run ?? ""}`, limit: "100", offset: String(offset) } }
+    })
+    if (page.data === undefined) break
+    users.push(...page.data.users.filter((u) => isScaletestUser(u, flags.run)))
+    if (page.data.users.length < 100) break
+  }
+  const owners = new Set(users.map((u) => u.id))
+  const workspaces = (await scaletestWorkspaces(client, flags.run)).filter((w) =>
+    owners.has(w.owner_id) || (flags.useHostLogin === true && w.owner_id === me.id)
+  )
+  process.stderr.write(`scaletest cleanup: ${workspaces.length} workspaces, ${users.length} users\n`)
+  const failures: Array<string> = []
+  await pool(
+    workspaces,
+    concurrency,
+    (w) => deleteWorkspace(client, metrics, w, until).catch((e) => void failures.push(String(e)))
+  )
+  // A user goes once none of their workspaces is left (the service refuses otherwise).
+  await pool(
+    users,
+    concurrency,
+    (u) =>
+      metrics.time(
+        "user:delete user",
+        () => unwrap(client.rest.DELETE("/api/v2/users/{user}", { params: { path: { user: u.id } } }))
+      ).then(
+        () => undefined,
+        (e) => void failures.push(`${u.username}: ${String(e)}`)
+      )
+  )
+  for (const f of failures.slice(0, 10)) process.stderr.write(`failed: ${f}\n`)
+  return finish(ctx, { workspaces_deleted: workspaces.length, users_deleted: users.length }, metrics, failures.length)
+}
