@@ -18,8 +18,8 @@ export interface MetricsShape {
   readonly requestFinished: (method: string, path: string, status: number, seconds: number) => void
   /** A WebSocket of the route template `path` closed after `seconds`. */
   readonly webSocketClosed: (path: string, seconds: number) => void
-  /** One database statement ran for `seconds`. */
-  readonly databaseQuery: (seconds: number) => void
+  /** One database statement ran for `seconds`; `write` when it changes data (see {@link isWriteStatement}). */
+  readonly databaseQuery: (seconds: number, write: boolean) => void
   /** A built-in worker started (`1`) or stopped (`-1`) running a job of `provisioner`. */
   readonly jobRunning: (provisioner: string, delta: 1 | -1) => void
   /** A provisioner job of `provisioner` ended (`succeeded`, `failed`, `canceled`) after running `seconds`. */
@@ -52,6 +52,21 @@ export class Metrics extends Context.Reference<Metrics>()("@workbay/core/Metrics
   defaultValue: () => noopMetrics
 }) {
   static layer = (metrics: MetricsShape): Layer.Layer<Metrics> => Layer.succeed(Metrics, metrics)
+}
+
+/**
+ * Whether a statement changes data: it starts (after blanks) with INSERT, UPDATE, DELETE or REPLACE,
+ * or is a WITH whose text holds one of them. A reading of the text, for counting only.
+ */
+export const isWriteStatement = (sql: string): boolean => {
+  const head = sql.trimStart().slice(0, 7).toUpperCase()
+  if (head.startsWith("SELECT")) return false
+  if (
+    head.startsWith("INSERT") || head.startsWith("UPDATE") || head.startsWith("DELETE") || head.startsWith("REPLACE")
+  ) {
+    return true
+  }
+  return head.startsWith("WITH") && /\b(INSERT|UPDATE|DELETE)\b/i.test(sql)
 }
 
 /** Seconds since `start` (a `performance.now()` reading). */

@@ -103,6 +103,11 @@ export const makePrometheusMetrics = (options: PrometheusMetricsOptions = {}): P
     "Latency distribution of database statements in seconds",
     QUERY_BUCKETS
   )
+  const writes = counter(
+    "workbay_db_writes_total",
+    "Database statements that changed data (INSERT, UPDATE, DELETE)",
+    []
+  )
   const jobsCurrent = gauge(
     "coderd_provisionerd_jobs_current",
     "The number of currently running provisioner jobs of this process's built-in workers",
@@ -287,7 +292,10 @@ export const makePrometheusMetrics = (options: PrometheusMetricsOptions = {}): P
       latencies.observe({ method, path }, seconds)
     },
     webSocketClosed: (path, seconds) => webSocketDurations.observe({ path }, seconds),
-    databaseQuery: (seconds) => queries.observe(seconds),
+    databaseQuery: (seconds, write) => {
+      queries.observe(seconds)
+      if (write) writes.inc()
+    },
     jobRunning: (provisioner, delta) => jobsCurrent.inc({ provisioner }, delta),
     jobFinished: (provisioner, status, seconds) => jobTimings.observe({ provisioner, status }, seconds),
     notificationDispatched: (method, templateId, result, seconds) => {

@@ -99,6 +99,10 @@ describe("Prometheus metrics", () => {
     // The scrape itself is not an API request; nothing is in flight between requests.
     expect(value(samples, "coderd_api_concurrent_requests")).toBe(0)
     expect(value(samples, "coderd_db_query_latencies_seconds_count")).toBeGreaterThan(0)
+    // Of those statements, the writes (the requests above wrote the API key's last use at least).
+    const writes = value(samples, "workbay_db_writes_total")
+    expect(writes).toBeGreaterThan(0)
+    expect(writes).toBeLessThan(value(samples, "coderd_db_query_latencies_seconds_count"))
   })
 
   it("times provisioner jobs, and reads the queue, builds and workspaces gauges from the database", async () => {

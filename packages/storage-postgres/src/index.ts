@@ -5,7 +5,7 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient, SqlError } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Metrics, type MetricsShape, secondsSince } from "@workbay/core"
+import { isWriteStatement, Metrics, type MetricsShape, secondsSince } from "@workbay/core"
 import { fromClient, postgresTypes, registerPoolReads, type StoragePorts } from "@workbay/storage-sql"
 import { Context, Effect, Layer } from "effect"
 import { createHash } from "node:crypto"
@@ -65,7 +65,9 @@ const timeQueries = (pool: pg.Pool, metrics: MetricsShape) =>
     const query = client.query as (...args: Array<unknown>) => unknown
     client.query = function(this: unknown, ...args: Array<unknown>) {
       const started = performance.now()
-      const done = () => metrics.databaseQuery(secondsSince(started))
+      const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: unknown } | undefined)?.text
+      const write = typeof text === "string" && isWriteStatement(text)
+      const done = () => metrics.databaseQuery(secondsSince(started), write)
       const last = args.length - 1
       const callback = args[last]
       if (typeof callback === "function") {

@@ -18,7 +18,7 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient, SqlError, Statement } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
-import { Metrics, type MetricsShape, secondsSince } from "@workbay/core"
+import { isWriteStatement, Metrics, type MetricsShape, secondsSince } from "@workbay/core"
 import { registerDirectReads } from "@workbay/storage-sql"
 import Sqlite from "better-sqlite3"
 import { Context, Effect, Layer, Scope, Stream } from "effect"
@@ -216,7 +216,7 @@ const timedStatements = (
       try {
         return run(sql, params, safeIntegers)
       } finally {
-        metrics.databaseQuery(secondsSince(started))
+        metrics.databaseQuery(secondsSince(started), isWriteStatement(sql))
       }
     }
   return {
