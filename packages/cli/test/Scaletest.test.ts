@@ -119,11 +119,32 @@ describe("workbay scaletest on SQLite", () => {
   it("creates 20 workspaces, runs their agents to ready, sends traffic, and cleans up only its own", async () => {
     const created = json(
       await user.run(
-        ["scaletest", "create-workspaces", "--count", "20", "-t", "scaletest", "--concurrency", "10", "-o", "json"],
+        [
+          "scaletest",
+          "create-workspaces",
+          "--count",
+          "20",
+          "-t",
+          "scaletest",
+          "--concurrency",
+          "10",
+          "--hold",
+          "1s",
+          "-o",
+          "json"
+        ],
         { env }
       )
     )
-    expect(created).toMatchObject({ count: 20, created: 20, agents_ready: 20, errors: 0 })
+    expect(created).toMatchObject({
+      count: 20,
+      created: 20,
+      agents_ready: 20,
+      errors: 0,
+      held_seconds: 1,
+      held_errors: 0
+    })
+    expect(created.held_requests).toBeTypeOf("object")
     const run = created.run as string
     expect(run).toMatch(/^[a-z0-9]{6}$/)
     // Every kind of report the reference agent makes went through, timed.

@@ -63,9 +63,10 @@ export class LightAgents {
   private started = 0
 
   /** `agentUrls`: where the agents connect, in turn (several replicas); default the client's URL. */
+  /** `metrics` takes every later request's time (a run swaps it to measure its hold apart). */
   constructor(
     private readonly client: Client,
-    private readonly metrics: Metrics,
+    public metrics: Metrics,
     private readonly log: (line: string) => void,
     private readonly agentUrls: ReadonlyArray<string> = []
   ) {}

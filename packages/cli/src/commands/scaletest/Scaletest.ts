@@ -26,7 +26,7 @@ import { CliError, usageError } from "../../Errors.js"
 import { organizationOf } from "../../Lookup.js"
 import { printJson, printTable } from "../../Output.js"
 import { LightAgents } from "./LightAgents.js"
-import { Metrics, SUMMARY_HEADERS, summaryRows } from "./Metrics.js"
+import { type KindSummary, Metrics, SUMMARY_HEADERS, summaryRows } from "./Metrics.js"
 import { EMAIL_DOMAIN, isScaletestName, isScaletestUser, nameOf, newRunId } from "./Tag.js"
 
 type Workspace = Schemas["Workspace"]
@@ -92,7 +92,13 @@ const finish = (
   }
   if (ctx.output === "json") printJson({ ...summary, errors, requests })
   else {
-    for (const [k, v] of Object.entries(summary)) process.stdout.write(`${k.replaceAll("_", " ")}: ${String(v)}\n`)
+    const { held_requests, ...counts } = summary as { held_requests?: Record<string, KindSummary> }
+    for (const [k, v] of Object.entries(counts)) process.stdout.write(`${k.replaceAll("_", " ")}: ${String(v)}\n`)
+    if (held_requests !== undefined) {
+      process.stdout.write("\nwhile held:\n")
+      printTable(SUMMARY_HEADERS, summaryRows(held_requests), "requests")
+      process.stdout.write("\nin all:\n")
+    }
     process.stdout.write(`errors: ${errors}\n\n`)
     printTable(SUMMARY_HEADERS, summaryRows(requests), "requests")
     for (const [kind, s] of Object.entries(requests)) {
@@ -288,7 +294,10 @@ export const createWorkspaces = async (ctx: Context, flags: CreateWorkspacesFlag
       }
     })
     const seconds = (performance.now() - started) / 1000
+    // The hold is measured apart: the agents' requests while all of them run, without the ramp.
+    const held = new Metrics()
     if (holdMs > 0 && !interrupted) {
+      agents.metrics = held
       process.stderr.write(`scaletest ${run}: holding ${ready} agents for ${holdMs / 1000} s\n`)
       await Promise.race([sleep(holdMs), stopped])
     }
@@ -303,10 +312,11 @@ export const createWorkspaces = async (ctx: Context, flags: CreateWorkspacesFlag
         created,
         agents_ready: ready,
         seconds_to_ready: Math.round(seconds * 10) / 10,
-        held_seconds: holdMs / 1000
+        held_seconds: holdMs / 1000,
+        ...(holdMs > 0 ? { held_errors: held.errors, held_requests: held.summaries() } : {})
       },
       metrics,
-      failures.length,
+      failures.length + held.errors,
       diagnostics
     )
   })

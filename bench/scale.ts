@@ -1,0 +1,349 @@
+// Scale (npm run bench:scale). Not a test: it measures and reports (issue 44).
+//
+// Starts the standalone server (the bundle; SQLite in a temporary folder, or Postgres: --database-url
+// names a server whose database this run creates and drops), one or --replicas 2 replicas, makes the
+// `scaletest` starter a template, then runs `workbay scaletest` (the CLI bundle) as separate processes:
+//   1. create-workspaces --count N (agents spread over the replicas), holding its agents;
+//   2. once every agent is ready, for --window seconds beside the held agents: dashboard --users U
+//      (split over the replicas) and workspace-traffic --mode pty with --terminals terminals (through
+//      the last replica, so with two replicas most terminals are relayed);
+//   3. cleanup.
+// During the window it samples the server processes' CPU and RSS, the Postgres server's CPU (its
+// processes' /proc times), and the servers' own metrics (statements and writes, scraped before and
+// after) to give reads and writes per agent per minute. Memory per agent: the RSS grown from before
+// the first agent to the window's start, over N. The run's figures go to bench/results/scale-<db>-<N>.md.
+//
+// Options: --count 2000 --concurrency 50 --replicas 1 --database-url postgres://... --window 120
+// --users 20 --terminals 200 --skip-build --no-write
+import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { loadavg } from "node:os"
+import { join } from "node:path"
+import { parseArgs } from "node:util"
+import pg from "pg"
+import {
+  benchWork,
+  buildBundle,
+  bundleIsCurrent,
+  cpuMs,
+  fmt,
+  freePort,
+  logger,
+  machineLine,
+  request,
+  root,
+  rssMb,
+  seedFirstUser,
+  sleep,
+  writeReport
+} from "./lib.mjs"
+
+const { values: opts } = parseArgs({
+  options: {
+    count: { type: "string", default: "2000" },
+    concurrency: { type: "string", default: "50" },
+    replicas: { type: "string", default: "1" },
+    "database-url": { type: "string", default: "" },
+    window: { type: "string", default: "120" },
+    users: { type: "string", default: "20" },
+    terminals: { type: "string", default: "200" },
+    "skip-build": { type: "boolean", default: false },
+    "no-write": { type: "boolean", default: false }
+  }
+})
+const log = logger("scale")
+const count = Number(opts.count)
+const replicaCount = Number(opts.replicas)
+const windowS = Number(opts.window)
+const cli = join(root, "packages/cli/dist/workbay.mjs")
+
+/** The CPU time (ms) of every process named `postgres` (the Postgres server's own processes). */
+const postgresCpuMs = (): number | undefined => {
+  let total = 0
+  let found = false
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue
+      total += cpuMs(pid) ?? 0
+      found = true
+    } catch {
+      // gone
+    }
+  }
+  return found ? total : undefined
+}
+
+/** The value of a metric in a Prometheus text exposition (summed over its labels). */
+const metric = (text: string, name: string): number =>
+  text.split("\n").filter((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`)).reduce(
+    (sum, l) => sum + Number(l.slice(l.lastIndexOf(" ") + 1)),
+    0
+  )
+
+interface Scaletest {
+  readonly child: ChildProcess
+  readonly stderr: () => string
+  /** The JSON summary, once it ended. */
+  readonly done: Promise<any>
+}
+
+const scaletest = (args: ReadonlyArray<string>, env: Record<string, string>): Scaletest => {
+  const child = spawn(process.execPath, [cli, "scaletest", ...args, "-o", "json"], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let stdout = ""
+  let stderr = ""
+  child.stdout!.on("data", (d) => (stdout += d))
+  child.stderr!.on("data", (d) => {
+    stderr += d
+    for (const line of String(d).trimEnd().split("\n")) if (/scaletest|failed/.test(line)) log(line)
+  })
+  const done = new Promise<any>((resolve, reject) =>
+    child.on("exit", (code) => {
+      try {
+        resolve(JSON.parse(stdout))
+      } catch {
+        reject(new Error(`scaletest ${args[0]} exited ${code} without a summary:\n${stderr.slice(-2000)}`))
+      }
+    })
+  )
+  return { child, stderr: () => stderr, done }
+}
+
+const row = (kind: string, s: any) =>
+  s === undefined
+    ? `| ${kind} | 0 | | | | | |`
+    : `| ${kind} | ${s.count} | ${s.errors} | ${fmt(s.p50_ms)} | ${fmt(s.p95_ms)} | ${fmt(s.p99_ms)} | ${
+      fmt(s.max_ms)
+    } |`
+
+const table = (title: string, requests: Record<string, any>) => [
+  `**${title}**`,
+  "",
+  "| request | count | errors | p50 ms | p95 ms | p99 ms | max ms |",
+  "|---|---:|---:|---:|---:|---:|---:|",
+  ...Object.entries(requests).map(([k, s]) => row(k, s)),
+  ""
+]
+
+/** The p95 over several kinds (each kind's samples weighed by its count: an upper bound of the joint p95). */
+const worstP95 = (requests: Record<string, any>, prefix: string) =>
+  Math.max(0, ...Object.entries(requests).filter(([k]) => k.startsWith(prefix)).map(([, s]) => s.p95_ms ?? 0))
+
+const main = async () => {
+  const startedAt = new Date()
+  const load0 = loadavg()
+  if (!opts["skip-build"] && (!bundleIsCurrent() || !existsSync(cli))) buildBundle(log)
+  const work = benchWork("workbay-scale-")
+  let dropDatabase = async () => {}
+  let cleanupRan = false
+  try {
+    // ---- the deployment ----
+    const env: Record<string, string> = {}
+    if (opts["database-url"] !== "") {
+      const name = `workbay_scale_${Date.now().toString(36)}`
+      const admin = async (sql: string) => {
+        const c = new pg.Client({ connectionString: opts["database-url"] })
+        await c.connect()
+        await c.query(sql)
+        await c.end()
+      }
+      await admin(`CREATE DATABASE ${name}`)
+      const u = new URL(opts["database-url"]!)
+      u.pathname = `/${name}`
+      env.DATABASE_URL = u.toString()
+      dropDatabase = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    }
+    const replicas: Array<{ pid: number; base: string; url: string; metrics: string }> = []
+    for (let i = 0; i < replicaCount; i++) {
+      const dir = await work.workbayDir(`replica-${i}`)
+      const metricsPort = await freePort()
+      const s = await dir.start({
+        args: [
+          "--access-url",
+          `http://127.0.0.1:${dir.port}`,
+          "--derp-server-relay-url",
+          `http://127.0.0.1:${dir.port}`,
+          "--prometheus-enable",
+          "true",
+          "--prometheus-address",
+          `127.0.0.1:${metricsPort}`,
+          "--docker",
+          "off"
+        ],
+        env
+      })
+      replicas.push({
+        pid: s.child.pid!,
+        base: dir.base,
+        url: `http://127.0.0.1:${dir.port}`,
+        metrics: `http://127.0.0.1:${metricsPort}/metrics`
+      })
+    }
+    const storage = env.DATABASE_URL === undefined ? "SQLite" : "Postgres"
+    log(`${replicaCount} replica(s) on ${storage}: ${replicas.map((r) => `${r.url} (pid ${r.pid})`).join(", ")}`)
+    const first = replicas[0]!
+    const { auth, orgId } = await seedFirstUser(first.base)
+    const token = Object.values(auth)[0] as string
+    const json = { ...auth, "content-type": "application/json" }
+    const version = await request(`${first.base}/organizations/${orgId}/templateversions`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ storage_method: "file", example_id: "scaletest", provisioner: "workbay", tags: {} })
+    })
+    for (let i = 0;; i++) {
+      const job = (await request(`${first.base}/templateversions/${version.body.id}`, { headers: auth })).body.job
+      if (job?.status === "succeeded") break
+      if (job?.status === "failed" || i > 200) throw new Error(`the template's import: ${JSON.stringify(job)}`)
+      await sleep(100)
+    }
+    const template = await request(`${first.base}/organizations/${orgId}/templates`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ name: "scaletest", template_version_id: version.body.id })
+    })
+    if (template.status !== 201) throw new Error(`template: ${template.status} ${JSON.stringify(template.body)}`)
+    const cliEnv = (url: string) => ({ WORKBAY_URL: url, WORKBAY_SESSION_TOKEN: token })
+    const agentUrls = replicas.flatMap((r) => ["--agent-url", r.url])
+    const rssBefore = replicas.map((r) => rssMb(r.pid) ?? 0)
+
+    // ---- 1. the workspaces and their agents ----
+    const holdS = windowS + 60
+    const create = scaletest([
+      "create-workspaces",
+      "--count",
+      String(count),
+      "--template",
+      "scaletest",
+      "--concurrency",
+      opts.concurrency!,
+      "--hold",
+      `${holdS}s`,
+      ...agentUrls
+    ], cliEnv(first.url))
+    const rampStarted = performance.now()
+    while (!/holding \d+ agents/.test(create.stderr())) {
+      if (create.child.exitCode !== null) break
+      await sleep(500)
+    }
+    const rampS = (performance.now() - rampStarted) / 1000
+    log(`all agents ready after ${rampS.toFixed(1)} s; settling 20 s, then a ${windowS} s window`)
+    await sleep(20_000)
+
+    // ---- 2. the window: people, terminals, and the measurements ----
+    const scrape = async () => Promise.all(replicas.map(async (r) => (await fetch(r.metrics)).text()))
+    const metrics0 = await scrape()
+    const rssAtWindow = replicas.map((r) => rssMb(r.pid) ?? 0)
+    const cpu0 = replicas.map((r) => cpuMs(r.pid) ?? 0)
+    const pg0 = postgresCpuMs()
+    const t0 = performance.now()
+    const perReplicaUsers = Math.max(1, Math.round(Number(opts.users) / replicas.length))
+    const dashboards = replicas.map((r) =>
+      scaletest(["dashboard", "--users", String(perReplicaUsers), "--duration", `${windowS}s`], cliEnv(r.url))
+    )
+    const traffic = scaletest([
+      "workspace-traffic",
+      "--mode",
+      "pty",
+      "--concurrency",
+      opts.terminals!,
+      "--duration",
+      `${windowS}s`,
+      "--bytes-per-tick",
+      "64",
+      "--tick-interval",
+      "100ms"
+    ], cliEnv(replicas[replicas.length - 1]!.url))
+    const rssPeak = [...rssAtWindow]
+    while (performance.now() - t0 < windowS * 1000) {
+      await sleep(5000)
+      replicas.forEach((r, i) => (rssPeak[i] = Math.max(rssPeak[i]!, rssMb(r.pid) ?? 0)))
+    }
+    const seconds = (performance.now() - t0) / 1000
+    const cpu1 = replicas.map((r) => cpuMs(r.pid) ?? 0)
+    const pg1 = postgresCpuMs()
+    const metrics1 = await scrape()
+    const [dashboardResults, trafficResult] = await Promise.all([
+      Promise.all(dashboards.map((d) => d.done)),
+      traffic.done
+    ])
+    create.child.kill("SIGTERM")
+    const created = await create.done
+
+    // ---- 3. cleanup ----
+    log("cleanup")
+    const cleaned = await scaletest(["cleanup", "--concurrency", "50"], cliEnv(first.url)).done
+    cleanupRan = true
+
+    // ---- the report ----
+    const minutes = seconds / 60
+    const sum = (name: string, texts: Array<string>) => texts.reduce((s, t) => s + metric(t, name), 0)
+    const statements = sum("coderd_db_query_latencies_seconds_count", metrics1) -
+      sum("coderd_db_query_latencies_seconds_count", metrics0)
+    const writes = sum("workbay_db_writes_total", metrics1) - sum("workbay_db_writes_total", metrics0)
+    const serverCpu = replicas.map((_, i) => ((cpu1[i]! - cpu0[i]!) / (seconds * 1000)) * 100)
+    const pgCpu = pg0 === undefined || pg1 === undefined ? undefined : ((pg1 - pg0) / (seconds * 1000)) * 100
+    const perAgentKb = replicas.reduce((s, _, i) => s + (rssAtWindow[i]! - rssBefore[i]!), 0) * 1024 / count
+    const held = created.held_requests ?? {}
+    const users: Record<string, any> = {}
+    for (const [i, d] of dashboardResults.entries()) {
+      for (const [k, s] of Object.entries(d.requests as Record<string, any>)) users[`${k} (replica ${i + 1})`] = s
+    }
+    const report = [
+      `# Scale: ${count.toLocaleString("en")} workspaces, ${replicaCount} replica(s) on ${storage}`,
+      "",
+      machineLine(startedAt, load0),
+      "",
+      "`npm run bench:scale -- " + process.argv.slice(2).join(" ") +
+      "`: the server(s), the database and every `workbay scaletest` process on this one machine. " +
+      "Agents at the reference agent's default rates (stats every 30 s, two metadata items every 10 s, " +
+      "start-up logs, an app health check every 30 s), spread over the replicas.",
+      "",
+      `- Workspaces created: **${created.created}**; agents ready: **${created.agents_ready}** in ${
+        fmt(rampS)
+      } s (${created.errors} errors while creating).`,
+      `- Window: ${
+        fmt(seconds, 0)
+      } s with every agent connected, ${opts.users} people on the dashboard and ${trafficResult.workspaces} terminals typing 64 bytes every 100 ms.`,
+      `- Agent API p95 (worst kind, held agents): **${
+        fmt(worstP95(held, "agent:"))
+      } ms**; user API p95 (worst kind): **${
+        fmt(Math.max(...dashboardResults.map((d) => worstP95(d.requests, "user:"))))
+      } ms**; first page of the workspaces list p95: **${
+        fmt(Math.max(...dashboardResults.map((d) => d.requests["user:list workspaces"]?.p95_ms ?? 0)))
+      } ms**; terminal echo p99: **${fmt(trafficResult.requests["traffic:pty echo"]?.p99_ms)} ms**.`,
+      `- Server CPU: ${serverCpu.map((c) => `${fmt(c, 0)}%`).join(", ")}; Postgres CPU: ${
+        pgCpu === undefined ? "n/a" : `${fmt(pgCpu, 0)}%`
+      }; server RSS at the window ${rssAtWindow.map((r) => `${fmt(r, 0)} MB`).join(", ")} (peak ${
+        rssPeak.map((r) => `${fmt(r, 0)} MB`).join(", ")
+      }); **${fmt(perAgentKb, 0)} KB per connected agent**.`,
+      `- Database: ${fmt(statements / count / minutes, 2)} statements and **${
+        fmt(writes / count / minutes, 2)
+      } writes per agent per minute** (${fmt(statements / seconds, 0)} statements/s, ${
+        fmt(writes / seconds, 0)
+      } writes/s in all).`,
+      `- Errors: create ${created.errors}, dashboard ${
+        dashboardResults.map((d) => d.errors).join("+")
+      }, traffic ${trafficResult.errors}, cleanup ${cleaned.errors} (${cleaned.workspaces_deleted} workspaces, ${cleaned.users_deleted} users deleted).`,
+      "",
+      ...table("Agents while held (the window and the minute around it)", held),
+      ...table("People on the dashboard", users),
+      ...table("Terminals", trafficResult.requests),
+      ...table("Creating (the ramp)", created.requests)
+    ].join("\n")
+    writeReport(report, `scale-${storage.toLowerCase()}-${replicaCount}x-${count}.md`, {
+      write: !opts["no-write"],
+      log
+    })
+  } finally {
+    if (!cleanupRan) log("cleanup did not run: the databases go with the run anyway")
+    await work.cleanup()
+    await dropDatabase()
+  }
+}
+
+main().catch((e) => {
+  console.error(e)
+  process.exit(1)
+})
