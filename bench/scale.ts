@@ -111,6 +111,12 @@ const scaletest = (args: ReadonlyArray<string>, env: Record<string, string>): Sc
   return { child, stderr: () => stderr, done }
 }
 
+/** How many agents the held run reported ready (from its progress lines). */
+const created0 = (create: Scaletest): number => {
+  const m = /holding (\d+) agents/.exec(create.stderr())
+  return m === null ? count : Number(m[1])
+}
+
 const row = (kind: string, s: any) =>
   s === undefined
     ? `| ${kind} | 0 | | | | | |`
@@ -155,11 +161,13 @@ const main = async () => {
       env.DATABASE_URL = u.toString()
       dropDatabase = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
     }
-    const replicas: Array<{ pid: number; base: string; url: string; metrics: string }> = []
+    const replicas: Array<
+      { pid: number; base: string; url: string; metrics: string; child: ChildProcess; restart: () => Promise<void> }
+    > = []
     for (let i = 0; i < replicaCount; i++) {
       const dir = await work.workbayDir(`replica-${i}`)
       const metricsPort = await freePort()
-      const s = await dir.start({
+      const args = {
         args: [
           "--access-url",
           `http://127.0.0.1:${dir.port}`,
@@ -173,13 +181,21 @@ const main = async () => {
           "off"
         ],
         env
-      })
-      replicas.push({
+      }
+      const s = await dir.start(args)
+      const replica = {
         pid: s.child.pid!,
+        child: s.child,
         base: dir.base,
         url: `http://127.0.0.1:${dir.port}`,
-        metrics: `http://127.0.0.1:${metricsPort}/metrics`
-      })
+        metrics: `http://127.0.0.1:${metricsPort}/metrics`,
+        restart: async () => {
+          const again = await dir.start(args)
+          replica.pid = again.child.pid!
+          replica.child = again.child
+        }
+      }
+      replicas.push(replica)
     }
     const storage = env.DATABASE_URL === undefined ? "SQLite" : "Postgres"
     log(`${replicaCount} replica(s) on ${storage}: ${replicas.map((r) => `${r.url} (pid ${r.pid})`).join(", ")}`)
@@ -209,7 +225,7 @@ const main = async () => {
     const rssBefore = replicas.map((r) => rssMb(r.pid) ?? 0)
 
     // ---- 1. the workspaces and their agents ----
-    const holdS = windowS + 60
+    const holdS = windowS + 300
     const create = scaletest([
       "create-workspaces",
       "--count",
@@ -268,6 +284,41 @@ const main = async () => {
       Promise.all(dashboards.map((d) => d.done)),
       traffic.done
     ])
+
+    // ---- a replica's restart under the held agents: its stop on one SIGTERM, and the agents' return ----
+    const last = replicas[replicas.length - 1]!
+    const stopStarted = performance.now()
+    const exitCode = await new Promise<number | string>((resolve) => {
+      last.child.once("exit", (code, signal) => resolve(code ?? signal ?? -1))
+      last.child.kill("SIGTERM")
+    })
+    const stopS = (performance.now() - stopStarted) / 1000
+    log(`replica ${replicas.length} stopped in ${fmt(stopS)} s (exit ${exitCode}); starting it again`)
+    const restartAt = performance.now()
+    await last.restart()
+    const connected = async () => {
+      let n = 0
+      for (let offset = 0; offset < count; offset += 100) {
+        const page = await request(`${first.base}/workspaces?q=name:scaletest-&limit=100&offset=${offset}`, {
+          headers: auth
+        })
+        for (const w of page.body.workspaces ?? []) {
+          for (const r of w.latest_build.resources) for (const a of r.agents ?? []) if (a.status === "connected") n++
+        }
+      }
+      return n
+    }
+    let back = 0
+    let backS = Number.NaN
+    while (performance.now() - restartAt < 120_000) {
+      back = await connected()
+      if (back >= created0(create)) {
+        backS = (performance.now() - restartAt) / 1000
+        break
+      }
+      await sleep(2000)
+    }
+    log(`${back} agents connected ${fmt((performance.now() - restartAt) / 1000)} s after the restart`)
     create.child.kill("SIGTERM")
     const created = await create.done
 
@@ -323,6 +374,11 @@ const main = async () => {
       } writes per agent per minute** (${fmt(statements / seconds, 0)} statements/s, ${
         fmt(writes / seconds, 0)
       } writes/s in all).`,
+      `- Restart of replica ${replicas.length}: stopped **${fmt(stopS)} s** after one SIGTERM (exit ${exitCode}); ${
+        Number.isNaN(backS)
+          ? `only ${back} agents back within 120 s`
+          : `all ${back} agents connected again **${fmt(backS)} s**`
+      } after it started again; the light agents logged ${created.agent_diagnostics} diagnostics in the whole run.`,
       `- Errors: create ${created.errors}, dashboard ${
         dashboardResults.map((d) => d.errors).join("+")
       }, traffic ${trafficResult.errors}, cleanup ${cleaned.errors} (${cleaned.workspaces_deleted} workspaces, ${cleaned.users_deleted} users deleted).`,

@@ -19,6 +19,9 @@ const noPretenuring = () => {
   }
 }
 
+/** How long past `--shutdown-timeout` a shutdown may take before the process exits anyway (code 1). */
+const SHUTDOWN_GRACE_MS = 10_000
+
 const main = async () => {
   // `dbcrypt rotate|decrypt|delete`: maintenance of the values encrypted at rest, then exit.
   if (process.argv[2] === "dbcrypt") {
@@ -43,6 +46,7 @@ const main = async () => {
   if (running.metricsUrl !== undefined) console.log(`Prometheus metrics at ${running.metricsUrl}.`)
   console.log(running.dashboard)
   console.log(running.docker)
+  if (running.tracing !== undefined) console.log(running.tracing)
   // Asked in-process: a fetch() here would load undici (about 30 ms and several MB) for one request.
   const first = await new Promise<number>((resolve) =>
     running.workbay.dispatcher.handle(
@@ -65,6 +69,13 @@ const main = async () => {
     if (stopping) process.exit(1)
     stopping = true
     const bound = Duration.format(config.shutdownTimeout)
+    // The whole shutdown is bounded too: a server too busy to finish its steps (thousands of
+    // agents' connections, a database that stopped answering) exits anyway, SHUTDOWN_GRACE_MS
+    // after the requests' bound.
+    setTimeout(() => {
+      console.error(`Workbay did not finish shutting down within ${bound} and ${SHUTDOWN_GRACE_MS / 1000} s: exiting.`)
+      process.exit(1)
+    }, Duration.toMillis(config.shutdownTimeout) + SHUTDOWN_GRACE_MS).unref()
     running.workbay.run(Effect.logInfo(`${signal} received: shutting down (in-flight requests have ${bound}).`))
       .then(() => running.close())
       .then(() => process.exit(0), (e) => {
