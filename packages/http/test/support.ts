@@ -86,6 +86,8 @@ export interface ServiceTestServer extends TestServer {
   readonly run: <A, E>(effect: Effect.Effect<A, E, WorkbayServices>) => Promise<A>
   /** The same service's Fetch handler (`workbay.web`), called in-process. */
   readonly web: WebHandler
+  /** The server's open WebSockets: how many, and the bytes they hold unsent. */
+  readonly webSockets: { readonly size: () => number; readonly bufferedBytes: () => number }
 }
 
 /**
@@ -135,6 +137,7 @@ export const startServiceTestServer = async (options: TestServerOptions = {}): P
     server,
     run: workbay.run,
     web: inTurn(workbay.web),
+    webSockets: workbay.webSockets,
     close: async () => {
       await workbay.closeWebSockets()
       server.closeAllConnections()
