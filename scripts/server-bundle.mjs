@@ -15,7 +15,13 @@ export const serverExternal = [
   "openid-client",
   "pkijs",
   "sshpk",
-  "tar"
+  "tar",
+  // OpenTelemetry's SDK and exporter (about 0.3 MB), which only `--trace` loads (packages/server/src/Tracing.ts).
+  // Its API stays in the script: prom-client loads it at every start (copies share their state).
+  "@opentelemetry/exporter-trace-otlp-http",
+  "@opentelemetry/resources",
+  "@opentelemetry/sdk-trace-base",
+  "@opentelemetry/semantic-conventions"
 ]
 
 /** dockerode without BuildKit's gRPC session, ssh2 loaded only for an ssh:// daemon (dockerode-lean.mjs). */

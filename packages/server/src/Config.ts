@@ -107,6 +107,42 @@ export interface ServerConfig {
     readonly enable?: GivenSetting<boolean> | undefined
     readonly address?: GivenSetting<{ readonly host: string; readonly port: number; readonly text: string }> | undefined
   }
+  /** Where spans go while `--trace` is on (docs/tracing.md); undefined when it is off. */
+  readonly trace: TraceExport | undefined
+}
+
+/** The export of spans: OpenTelemetry's own variables, read as its SDKs read them. */
+export interface TraceExport {
+  /** The OTLP/HTTP traces URL. */
+  readonly endpoint: string
+  /** The `service.name` of the spans' resource. */
+  readonly serviceName: string
+}
+
+/** OpenTelemetry's default OTLP/HTTP traces URL. */
+export const DEFAULT_TRACES_ENDPOINT = "http://localhost:4318/v1/traces"
+
+/**
+ * The export `env` describes: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as it is, else
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` with `v1/traces` appended, else the default; `OTEL_SERVICE_NAME`,
+ * else `workbay`.
+ */
+export const traceExportOf = (env: NodeJS.ProcessEnv): TraceExport => {
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim()
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim()
+  const endpoint = traces
+    ? traces
+    : base
+    ? `${base.endsWith("/") ? base : `${base}/`}v1/traces`
+    : DEFAULT_TRACES_ENDPOINT
+  try {
+    new URL(endpoint)
+  } catch {
+    throw new Error(
+      `Invalid OTLP traces endpoint "${endpoint}" (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT).`
+    )
+  }
+  return { endpoint, serviceName: env.OTEL_SERVICE_NAME?.trim() || "workbay" }
 }
 
 /** A flag of the server: its variable, the text used when neither is given, its `--help` text. */
@@ -396,6 +432,7 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
   }))
   const prometheusEnable = settings.prometheusEnable as GivenSetting<boolean> | undefined
   const prometheusAddress = settings.prometheusAddress as GivenSetting<string> | undefined
+  const traceEnable = settings.traceEnable as GivenSetting<boolean> | undefined
   return {
     port,
     host: get("host") || undefined,
@@ -444,7 +481,8 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     agentCommand: get("agent-command") || undefined,
     agentBinaries: get("agent-binaries") || undefined,
     externalAuth: externalAuthOf(flagged["external-auth-providers"] as string | undefined, env, port),
-    settings
+    settings,
+    trace: traceEnable?.value === true ? traceExportOf(env) : undefined
   }
 }
 

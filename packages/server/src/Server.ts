@@ -1,10 +1,10 @@
 /**
  * Starts the standalone server: storage from config, the API on node:http, and the graceful
  * shutdown. Its parts: the answers while starting (Starting.ts), the requests in flight
- * (RequestTracking.ts), the metrics listener (MetricsListener.ts) and the settings given to the
- * service (WorkbaySettings.ts).
+ * (RequestTracking.ts), the metrics listener (MetricsListener.ts), the settings given to the
+ * service (WorkbaySettings.ts) and the tracer of `--trace` (Tracing.ts).
  */
-import { workbayProvisioner } from "@workbay/core"
+import { defaultSettings, workbayProvisioner } from "@workbay/core"
 import { watchVanishedContainers } from "@workbay/docker"
 import { type LogLevelName, makePrometheusMetrics, makeWorkbay, type Workbay } from "@workbay/http"
 import { Duration, Effect, Fiber } from "effect"
@@ -31,6 +31,8 @@ export interface RunningServer {
   readonly dashboardUrl: string | undefined
   /** What was decided about the docker provisioner, and why (a start-up line). */
   readonly docker: string
+  /** Where spans are exported, when `--trace` is on (a start-up line). */
+  readonly tracing: string | undefined
   /**
    * The graceful shutdown (docs/operations.md): stops accepting connections, closes the WebSockets
    * (1001), waits up to `timeout` (default the `--shutdown-timeout` setting) for in-flight requests
@@ -83,6 +85,10 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
   const settings = workbaySettings(config)
   const docker = await chooseDocker(settings)
   const dashboardDir = dashboardDirOf()
+  // Loaded only when on: off, no module of OpenTelemetry is evaluated and requests record no span.
+  const tracer = config.trace === undefined
+    ? undefined
+    : (await import("./Tracing.js")).tracingLayer(config.trace, settings.version ?? defaultSettings.version)
   // The retention purge runs inside the server (makeWorkbay's default): at start, then hourly.
   const workbay = await makeWorkbay(storage.layer, {
     settings: { ...settings, dockerProvisioner: docker.provisioner === undefined ? "off" : "on" },
@@ -104,7 +110,8 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
       ...(config.hangDetector.hostWait !== undefined ? { hostWait: config.hangDetector.hostWait } : {})
     },
     logLevel: config.logLevel as LogLevelName,
-    logger: { format: config.logFormat }
+    logger: { format: config.logFormat },
+    tracer
   })
   // Workspaces whose containers are removed behind Workbay's back are stopped (docs/docker.md).
   const dockerWatch = docker.docker === undefined
@@ -134,6 +141,9 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
       ? "No dashboard: it is not built (npm start builds it); serving the API only."
       : `Dashboard at ${url}/ (from ${dashboardDir}).`,
     docker: docker.line,
+    tracing: config.trace === undefined
+      ? undefined
+      : `Tracing: spans exported over OTLP/HTTP to ${redactUrl(config.trace.endpoint)} as ${config.trace.serviceName}.`,
     close: async (timeout = config.shutdownTimeout) => {
       // No new connections; idle keep-alive connections are closed, busy ones after their answer.
       await metricsListener?.close()

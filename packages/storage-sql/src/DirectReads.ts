@@ -9,6 +9,10 @@
  * it, so then (and on any other client) reads take the ordinary path, which waits for the
  * transaction.
  *
+ * While spans are collected (docs/tracing.md: an embedder's tracer, or the server's `--trace`),
+ * a read that skips the pipeline records the `sql.execute` span the pipeline would have (see
+ * {@link traced}), so that a trace shows every statement whichever path ran it.
+ *
  * On Postgres (@workbay/storage-postgres registers its pool with {@link registerPoolReads}),
  * the ordinary path costs a pool acquire, a scope, a span and a template compilation per
  * statement, several times what the driver itself costs; reads given for both dialects
@@ -18,7 +22,8 @@
  * path, on the transaction's connection, and sees its writes.
  */
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
-import { Context, Effect, Option } from "effect"
+import { collectsSpans } from "@workbay/core"
+import { Context, Effect, type Fiber, Option } from "effect"
 import { openTransactions } from "./Transaction.js"
 
 type Row = Record<string, any>
@@ -39,8 +44,20 @@ const syncReads = new WeakMap<SqlClient.SqlClient, SyncRead>()
  */
 export const registerDirectReads = (sql: SqlClient.SqlClient, read: SyncRead): void => void syncReads.set(sql, read)
 
+/**
+ * `run`, a statement of `text` run outside @effect/sql's pipeline, in the span that pipeline
+ * records: `sql.execute`, with the dialect and the statement's text (its placeholders, never its
+ * values); `db.operation.name` is `direct` where the pipeline's say `execute`.
+ */
+const traced = <A, E>(system: string, text: string, run: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+  Effect.useSpan("sql.execute", {
+    kind: "client",
+    captureStackTrace: false,
+    attributes: { "db.system.name": system, "db.operation.name": "direct", "db.query.text": text }
+  }, () => run)
+
 /** Runs `text` with `params` by `read`, its `SqlError` failing the effect. */
-const runDirect = (
+const runNow = (
   read: SyncRead,
   text: string,
   params: ReadonlyArray<unknown>,
@@ -53,13 +70,24 @@ const runDirect = (
   }
 }
 
+/** {@link runNow} in `fiber`, in its span while spans are collected. */
+const runDirect = (
+  read: SyncRead,
+  text: string,
+  params: ReadonlyArray<unknown>,
+  fiber: Fiber.RuntimeFiber<unknown, unknown>
+): Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError> =>
+  collectsSpans(fiber)
+    ? traced("sqlite", text, Effect.suspend(() => runNow(read, text, params, fiber.currentContext)))
+    : runNow(read, text, params, fiber.currentContext)
+
 /**
  * Whether a read may run on the connection directly: no transaction is open on `sql`.
  * Transactions of every repository module are counted (Transaction.ts), wherever they were
  * opened; one opened around them (`sql.withTransaction`) is seen in the fiber's context.
  */
-const directIsSafe = (sql: SqlClient.SqlClient, context: Context.Context<never>) =>
-  openTransactions(sql) === 0 && Option.isNone(Context.getOption(context, SqlClient.TransactionConnection))
+const directIsSafe = (sql: SqlClient.SqlClient, fiber: Fiber.RuntimeFiber<unknown, unknown>) =>
+  openTransactions(sql) === 0 && Option.isNone(Context.getOption(fiber.currentContext, SqlClient.TransactionConnection))
 
 /**
  * Runs a read `statement` (`sql\`...\``) directly when that is safe, as {@link directReads} does,
@@ -79,10 +107,10 @@ export const directStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads>
     const direct = syncReads.get(sql)
     if (direct === undefined) return <A extends object>(statement: Statement.Statement<A>) => statement
     return <A extends object>(statement: Statement.Statement<A>) =>
-      Effect.contextWithEffect((context: Context.Context<never>) => {
-        if (!directIsSafe(sql, context)) return statement
+      Effect.withFiberRuntime<ReadonlyArray<A>, SqlError.SqlError>((fiber) => {
+        if (!directIsSafe(sql, fiber)) return statement
         const [text, params] = statement.compile()
-        return runDirect(direct, text, params, context) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
+        return runDirect(direct, text, params, fiber) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
       })
   })
 
@@ -99,10 +127,10 @@ export const transactionStatements = (sql: SqlClient.SqlClient): Effect.Effect<R
     const direct = syncReads.get(sql)
     if (direct === undefined) return <A extends object>(statement: Statement.Statement<A>) => statement
     return <A extends object>(statement: Statement.Statement<A>) =>
-      Effect.contextWithEffect((context: Context.Context<never>) => {
-        if (Option.isNone(Context.getOption(context, SqlClient.TransactionConnection))) return statement
+      Effect.withFiberRuntime<ReadonlyArray<A>, SqlError.SqlError>((fiber) => {
+        if (Option.isNone(Context.getOption(fiber.currentContext, SqlClient.TransactionConnection))) return statement
         const [text, params] = statement.compile()
-        return runDirect(direct, text, params, context) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
+        return runDirect(direct, text, params, fiber) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
       })
   })
 
@@ -123,8 +151,8 @@ export const directReads = (sql: SqlClient.SqlClient): Effect.Effect<Read> =>
     return (text, params, statement) =>
       direct === undefined
         ? statement()
-        : Effect.contextWithEffect((context: Context.Context<never>) =>
-          directIsSafe(sql, context) ? runDirect(direct, text, params, context) : statement()
+        : Effect.withFiberRuntime((fiber) =>
+          directIsSafe(sql, fiber) ? runDirect(direct, text, params, fiber) : statement()
         )
   })
 
@@ -170,9 +198,9 @@ export const dialectReads = (sql: SqlClient.SqlClient): Effect.Effect<DialectRea
   const pool = poolReads.get(sql)
   if (pool !== undefined) {
     return Effect.succeed((text, params, statement) =>
-      Effect.contextWithEffect((context: Context.Context<never>) =>
-        Option.isNone(Context.getOption(context, SqlClient.TransactionConnection))
-          ? pool(text.pg, params)
+      Effect.withFiberRuntime((fiber) =>
+        Option.isNone(Context.getOption(fiber.currentContext, SqlClient.TransactionConnection))
+          ? collectsSpans(fiber) ? traced("postgresql", text.pg, pool(text.pg, params)) : pool(text.pg, params)
           : statement()
       )
     )

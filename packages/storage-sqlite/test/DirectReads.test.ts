@@ -33,13 +33,16 @@ const withFile = <A, E>(
     (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
   )
 
-/** The names of the spans started while `effect` runs (`sql.execute`: a statement took @effect/sql's pipeline). */
+/**
+ * The names of the spans started while `effect` runs (`sql.execute`: a statement took @effect/sql's
+ * pipeline; `sql.execute (direct)`: a direct read, which records its span as the pipeline would).
+ */
 const spansOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.flatMap(Effect.tracer, (base) => {
     const names: Array<string> = []
     const tracer = Tracer.make({
       span: (...args) => {
-        names.push(args[0])
+        names.push(args[6]?.attributes?.["db.operation.name"] === "direct" ? `${args[0]} (direct)` : args[0])
         return base.span(...args)
       },
       context: base.context
@@ -103,7 +106,7 @@ describe("the SQLite client and its direct reads", () => {
         const count = () => Effect.map(reads(sql<{ n: number }>`SELECT count(*) AS n FROM things`), (rs) => rs[0]!.n)
         const [outside, outsideSpans] = yield* spansOf(count())
         expect(outside).toBe(12)
-        expect(outsideSpans).toEqual([])
+        expect(outsideSpans).toEqual(["sql.execute (direct)"])
         const [inside, insideSpans] = yield* spansOf(
           transaction(sql)(Effect.gen(function*() {
             yield* sql`INSERT INTO things VALUES ('c', 3, 'three', NULL, NULL)`

@@ -208,6 +208,7 @@ export class ProvisionerWorkers extends Effect.Service<ProvisionerWorkers>()("@w
             )
           }
         }),
+        Effect.tap((done) => Effect.annotateCurrentSpan("provisioner.job.status", jobStatus(done))),
         Effect.asVoid,
         Effect.catchAllCause((cause) => Effect.logWarning(`Completing provisioner job ${job.id} failed`, cause))
       )
@@ -264,8 +265,21 @@ export class ProvisionerWorkers extends Effect.Service<ProvisionerWorkers>()("@w
         Effect.onInterrupt(() =>
           finish(worker, job, { error: "The provisioner worker stopped before the job finished." })
         ),
-        span("ProvisionerWorkers.runJob")
+        // One span per job run (docs/tracing.md): its name is bounded (the job types), the job in its attributes.
+        span(`provisioner.job ${job.type}`, {
+          "provisioner.job.id": job.id,
+          "provisioner.job.type": job.type,
+          "provisioner.name": job.provisioner,
+          "provisioner.worker": worker.name,
+          "organization.id": job.organization_id
+        })
       )
+
+    /**
+     * The worker's own bookkeeping, left out of traces: a claim is tried every poll interval by
+     * every worker, and its spans would bury the jobs' (each job run is traced, `runJob`).
+     */
+    const untraced = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.withTracerEnabled(self, false)
 
     /** One worker's loop: claim, run, complete; when idle, wait for this process's next enqueue or the poll interval. */
     const runOne = (worker: ProvisionerWorker, options: WorkerOptions = {}): Effect.Effect<never, never, Scope.Scope> =>
@@ -275,16 +289,15 @@ export class ProvisionerWorkers extends Effect.Service<ProvisionerWorkers>()("@w
         yield* daemons.register(worker)
         const step = Effect.gen(function*() {
           yield* Queue.takeAll(wake)
-          yield* daemons.seen(worker.id)
-          const claimed = yield* jobs.acquire(worker)
+          const claimed = yield* untraced(Effect.zipRight(daemons.seen(worker.id), jobs.acquire(worker)))
           if (Option.isSome(claimed)) {
             const provisioner = claimed.value.provisioner
             if (metrics.enabled) metrics.jobRunning(provisioner, 1)
-            yield* daemons.started(worker.id, claimed.value.id)
+            yield* untraced(daemons.started(worker.id, claimed.value.id))
             yield* runJob(worker, claimed.value, options).pipe(
               Effect.ensuring(Effect.sync(() => metrics.enabled && metrics.jobRunning(provisioner, -1)))
             )
-            yield* daemons.finished(worker.id, claimed.value.id)
+            yield* untraced(daemons.finished(worker.id, claimed.value.id))
             return
           }
           yield* Effect.timeoutOption(Queue.take(wake), pollInterval)

@@ -1152,11 +1152,14 @@ export const settingsTable = {
     group: Group.telemetry,
     path: "telemetry.enable"
   }),
+  /** Whether the standalone server collects and exports spans (docs/tracing.md). */
   traceEnable: setting({
     type: bool,
     default: false,
     flag: "trace",
     env: "WORKBAY_TRACE_ENABLE",
+    help:
+      "Collect tracing spans (requests, service calls, SQL, provisioner jobs) and export them over OTLP/HTTP to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT/v1/traces, else http://localhost:4318/v1/traces. Default: false.",
     name: "Trace Enable",
     description: "Whether application tracing data is collected.",
     yaml: "enable",

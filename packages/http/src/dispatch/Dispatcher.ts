@@ -19,6 +19,8 @@
  *    (AuditEntry.ts).
  * 5. Its exit is the answer (Respond.ts): a WebSocket upgrade (Upgrade.ts), an event stream, the
  *    success encoded as JSON or bytes, or the failure mapped to its status and body.
+ * While spans are collected (a tracer other than Effect's built-in one), a routed request has a
+ * server span from its route's lookup to its answer, the parent of its fiber's spans (Trace.ts).
  *
  * A route may instead take its body as raw bytes and answer bytes: a payload (or a member of a
  * payload union) declared with `HttpApiSchema.Uint8Array({ contentType })` takes the body as a
@@ -27,7 +29,15 @@
  * or the one the handler chose (`RequestContext.setContentType`).
  */
 import { type HttpApi, OpenApi } from "@effect/platform"
-import { accessHostOf, type Auth, crossSiteRefusal, Settings, type SettingsShape, ThisReplica } from "@workbay/core"
+import {
+  accessHostOf,
+  type Auth,
+  crossSiteRefusal,
+  isBuiltInTracer,
+  Settings,
+  type SettingsShape,
+  ThisReplica
+} from "@workbay/core"
 import { Context, Effect, Exit, type Fiber, Option, Runtime } from "effect"
 import { randomUUID } from "node:crypto"
 import type { GroupImplementation } from "../Handlers.js"
@@ -49,6 +59,7 @@ import type { BodyLimit, RawRequest, RawResponse } from "./Raw.js"
 import { makeRequestRunner, requestContext } from "./RequestRuntime.js"
 import { json, JSON_HEADERS, makeResponder, responseBody, withoutBody } from "./Respond.js"
 import { type CompiledRoute, compileRoutes } from "./Route.js"
+import { makeRequestTracing } from "./Trace.js"
 import { makeUpgrades } from "./Upgrade.js"
 
 export interface Dispatcher {
@@ -125,7 +136,10 @@ export const makeDispatcher = <R>(
       ? { address: parseAddress(header(headers, RELAY_CLIENT_HEADER) ?? "") ?? peer, relayed: true }
       : { address: clientAddress(peer, headers), relayed: false }
   const runFork = Runtime.runFork(runtime)
-  const run = makeRequestRunner(runtime, options.spans)
+  // Spans cost about 10 us each: recorded only when someone collects them, or when asked.
+  const spans = options.spans ?? !isBuiltInTracer(Runtime.runSync(runtime)(Effect.tracer))
+  const run = makeRequestRunner(runtime, spans)
+  const tracing = makeRequestTracing(runtime, spans)
   const observer = makeObserver(runtime, runFork)
   const authentication = makeAuthentication(runtime, resolved)
   const guard = makeGuard(runtime)
@@ -159,10 +173,12 @@ export const makeDispatcher = <R>(
   const serve = (
     req: RawRequest,
     method: string,
-    respond: (r: RawResponse) => void,
-    accept: ((u: WebSocketUpgrade) => void) | undefined,
+    answer: (r: RawResponse) => void,
+    upgrade: ((u: WebSocketUpgrade) => void) | undefined,
     seen: RequestSeen | undefined
   ): void => {
+    let respond = answer
+    let accept = upgrade
     const q = req.url.indexOf("?")
     const path = q < 0 ? req.url : req.url.slice(0, q)
     if (method === "GET" && PROBE_PATHS.has(path)) return answerProbe(runtime, path, respond)
@@ -175,6 +191,8 @@ export const makeDispatcher = <R>(
     const route = found.store as CompiledRoute
     if (seen !== undefined) seen.route = route.template
     const requestId = randomUUID()
+    const traced = tracing.enabled ? tracing.start(req.method, route.template, requestId, respond, accept) : undefined
+    if (traced !== undefined) ({ respond, accept } = traced)
     const exchange = makeExchange(req, requestId, resolved)
     // A route that takes callers answers a request without a token at once.
     const token = route.authenticated === "none" ? undefined : sessionTokenOf(req, exchange.ctx, resolved) ?? ""
@@ -194,6 +212,7 @@ export const makeDispatcher = <R>(
     const context = requestContext(runtime.context, RequestContext, exchange.ctx)
     const services = context.unsafeMap
     if (seen !== undefined) seen.services = services
+    traced?.attach(services)
 
     // Built inside out. Credentials are checked before the input, so an anonymous caller learns
     // nothing about an endpoint's input rules. The actor is set in the request's services in

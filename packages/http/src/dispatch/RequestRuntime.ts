@@ -2,6 +2,7 @@
  * What a request's fiber runs with: the runtime's services with the request's own over them
  * (without copying the runtime's), and the runtime's fiber refs with spans off unless wanted.
  */
+import { isBuiltInTracer } from "@workbay/core"
 import { Context, Effect, type Exit, FiberId, FiberRef, FiberRefs, Option, Runtime } from "effect"
 
 /**
@@ -83,7 +84,7 @@ export type RunRequest = <A, E, R>(
  * (default: only when the runtime has a tracer other than Effect's built-in one).
  */
 export const makeRequestRunner = <R>(runtime: Runtime.Runtime<R>, spans?: boolean): RunRequest => {
-  const traced = spans ?? Runtime.runSync(runtime)(Effect.tracer) !== Effect.runSync(Effect.tracer)
+  const traced = spans ?? !isBuiltInTracer(Runtime.runSync(runtime)(Effect.tracer))
   const fiberRefs = FiberRefs.updateAs(
     traced
       ? runtime.fiberRefs
