@@ -26,6 +26,26 @@ export const PUBSUB_RESYNC = ""
 /** Messages a subscriber may have waiting; past it the oldest are dropped (signals, see above). */
 export const PUBSUB_SUBSCRIBER_CAPACITY = 1024
 
+/** An id as channels and batch messages name it: its 32 hex digits, lower case, no dashes. */
+export const hexId = (id: string): string => id.replaceAll("-", "").toLowerCase()
+
+/**
+ * The messages of a batch channel naming `ids` (each as {@link hexId}, space-separated): as few
+ * as fit MAX_PUBSUB_MESSAGE_BYTES (242 ids a message), none for no ids. A batch of changes is
+ * then one publish however many it names (more only past 242).
+ */
+export const idMessages = (ids: Iterable<string>): Array<string> => {
+  const perMessage = Math.floor((MAX_PUBSUB_MESSAGE_BYTES + 1) / 33)
+  const hex = [...new Set([...ids].map(hexId))]
+  const messages: Array<string> = []
+  for (let i = 0; i < hex.length; i += perMessage) messages.push(hex.slice(i, i + perMessage).join(" "))
+  return messages
+}
+
+/** Whether a batch channel's `message` names the id whose {@link hexId} is `hex` (a resync names every one). */
+export const messageNames = (message: string, hex: string): boolean =>
+  message === PUBSUB_RESYNC || message.includes(hex)
+
 export interface PubSubShape {
   /**
    * Sends `message` to every subscriber of `channel`, in this process and (Postgres) in the

@@ -17,6 +17,7 @@ import { AgentManifests } from "./agents/Manifest.js"
 import { AgentMetadataWatch } from "./agents/MetadataWatch.js"
 import { AgentReinit } from "./agents/Reinit.js"
 import { RelayMap } from "./agents/RelayMap.js"
+import { AgentReportBatch } from "./agents/ReportBatch.js"
 import { AgentReports } from "./agents/Reports.js"
 import { AgentStreams } from "./agents/Streams.js"
 import { AgentTunnels } from "./agents/Tunnels.js"
@@ -73,6 +74,7 @@ import { templateVersionExecutors, type TemplateVersionExecutorServices } from "
 import { TemplateVersions } from "./templates/TemplateVersions.js"
 import { Auth } from "./users/Auth.js"
 import { Users } from "./users/Users.js"
+import { WorkspaceActivity } from "./workspaces/Activity.js"
 import { AutofillParameters } from "./workspaces/Autofill.js"
 import { LifecycleExecutor } from "./workspaces/Lifecycle.js"
 import { lifecycleActionsLayer } from "./workspaces/LifecycleActions.js"
@@ -155,7 +157,8 @@ const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.
         PortShares.Default,
         AutofillParameters.Default,
         WorkspaceQuotas.Default,
-        WorkspaceMoves.Default
+        WorkspaceMoves.Default,
+        WorkspaceActivity.Default
       )
     ),
     Layer.provideMerge(WorkspaceBuilds.Default),
@@ -174,6 +177,7 @@ const watch = Layer.mergeAll(
   Layer.provideMerge(AgentManifests.Default),
   Layer.provideMerge(RelayMap.Default),
   Layer.provideMerge(AgentReports.Default),
+  Layer.provideMerge(AgentReportBatch.buffer.pipe(Layer.provideMerge(AgentReportBatch.Default))),
   Layer.provideMerge(agentTaskLogLayer),
   Layer.provideMerge(TaskConversation.Default),
   Layer.provideMerge(workspaces)

@@ -3,11 +3,10 @@
  * workspaces can signal without importing the watch service.
  */
 import { Effect } from "effect"
-import { PubSub } from "./PubSub.js"
+import { hexId, idMessages, PubSub } from "./PubSub.js"
 
 /** The PubSub channel of a workspace's changes: `workspace_` and the id's 32 hex digits. */
-export const workspaceChannel = (workspaceId: string): string =>
-  `workspace_${workspaceId.replaceAll("-", "").toLowerCase()}`
+export const workspaceChannel = (workspaceId: string): string => `workspace_${hexId(workspaceId)}`
 
 /** The signal sent on a workspace's channel. */
 export const WORKSPACE_SIGNAL_CHANGED = "changed"
@@ -19,6 +18,25 @@ export const WORKSPACE_SIGNAL_CHANGED = "changed"
  */
 export const publishWorkspaceChange = (workspaceId: string): Effect.Effect<void, never, PubSub> =>
   Effect.flatMap(PubSub, (pubsub) => pubsub.publish(workspaceChannel(workspaceId), WORKSPACE_SIGNAL_CHANGED))
+
+/**
+ * The PubSub channel of changes made to many workspaces at once (the activity bumps of a flush of
+ * agents' stats, docs/workspaces.md "Extend, ttl, activity"): each message names the changed
+ * workspaces (`idMessages`), and a workspace's watchers pick out their own (`messageNames`).
+ */
+export const WORKSPACE_BATCH_CHANNEL = "workspace_batch"
+
+/**
+ * Tells the watchers of `workspaceIds` (on every replica) to re-read them: one publish on
+ * {@link WORKSPACE_BATCH_CHANNEL} for up to 242 workspaces, none for none. Call it after the
+ * changes are committed.
+ */
+export const publishWorkspaceChanges = (workspaceIds: Iterable<string>): Effect.Effect<void, never, PubSub> =>
+  Effect.flatMap(
+    PubSub,
+    (pubsub) =>
+      Effect.forEach(idMessages(workspaceIds), (m) => pubsub.publish(WORKSPACE_BATCH_CHANNEL, m), { discard: true })
+  )
 
 /**
  * The PubSub channel that tells a workspace's running agents to reinitialize (`agent_reinit_` and

@@ -43,7 +43,10 @@ export { hashSecret, MailSender, PasswordHasher } from "./Platform.js"
 export {
   checkChannel,
   checkMessage,
+  hexId,
+  idMessages,
   makeSubscribers,
+  messageNames,
   PubSub,
   PUBSUB_RESYNC,
   type PubSubShape,
@@ -65,6 +68,7 @@ export {
 } from "./SecretBox.js"
 export * from "./Services.js"
 export * from "./Settings.js"
+export { collectsSpans, isBuiltInTracer } from "./Tracing.js"
 export { wireMaker } from "./Wire.js"
 
 // The settings table: one declaration per setting (flag, variable, default, help, deployment-config option).
@@ -498,6 +502,13 @@ export {
 // workspaces: workspaces, their builds and what those provision, sharing, schedules, watching
 export { DEPLOYMENT_ID_KEY, settingsWithDeploymentId } from "./enterprise/DeploymentId.js"
 export {
+  type ActivityCandidate,
+  type DeadlineBump,
+  deadlineBumps,
+  WorkspaceActivity,
+  WorkspaceActivityRepo
+} from "./workspaces/Activity.js"
+export {
   APP_KEY_PARAM,
   appSubdomainName,
   parseAppSubdomain,
@@ -714,11 +725,26 @@ export { AgentMetadataWatch } from "./agents/MetadataWatch.js"
 export * from "./agents/Reinit.js"
 export { checkRelayMap, DerpMap, DerpNode, DerpRegion, RelayMap, type RelayMapListener } from "./agents/RelayMap.js"
 export {
+  AGENT_METADATA_BATCH_CHANNEL,
+  AgentReportBatch,
+  hasSessions,
+  REPORT_FLUSH_ATTEMPTS,
+  REPORT_FLUSH_INTERVAL,
+  REPORT_FLUSH_ROWS,
+  type ReportBatchOptions,
+  type ReportCounts,
+  type ReportFlush
+} from "./agents/ReportBatch.js"
+export {
   AGENT_REPLACED_REASON,
   type AgentMetadataRecord,
+  type AgentMetadataRow,
+  type AgentRefreshRow,
+  AgentReportBuffer,
   AgentReportRepo,
   AgentReports,
   type AgentStats,
+  type AgentStatsRow,
   type AgentStatsSummary,
   AppHealthUpdate,
   type LifecycleState,
@@ -753,7 +779,12 @@ export {
   type TunnelRequest,
   withAppTunnel
 } from "./agents/Tunnels.js"
-export { AGENT_REINIT_PREBUILD_CLAIMED, agentReinitChannel } from "./WorkspaceChannel.js"
+export {
+  AGENT_REINIT_PREBUILD_CLAIMED,
+  agentReinitChannel,
+  publishWorkspaceChanges,
+  WORKSPACE_BATCH_CHANNEL
+} from "./WorkspaceChannel.js"
 
 // tasks: AI tasks, a prompt that becomes a workspace running an AI agent
 export {

@@ -14,6 +14,7 @@ import { HttpApiSchema } from "@effect/platform"
 import { DEFAULT_MAX_FILE_BYTES } from "@workbay/core"
 import {
   Cause,
+  type Context,
   Data,
   Deferred,
   Effect,
@@ -142,6 +143,15 @@ export const WebSocketUpgradeSchema = Schema.transformOrFail(Schema.Void, upgrad
   HttpApiSchema.annotations({ status: 101, description: "Switching Protocols: the connection becomes a WebSocket." })
 )
 
+/**
+ * `effect` run in the handler's `context` (which holds the runtime's services the session's fiber
+ * starts with, and the request's over them): it replaces the fiber's context instead of being merged
+ * into it, since a merge copies every service's entry and a session holds its copy as long as it
+ * lives (some 7 KB a connected agent).
+ */
+const inHandlerContext = <R>(effect: Effect.Effect<void, never, R>, context: Context.Context<R>) =>
+  Effect.mapInputContext(effect, (_: Context.Context<never>) => context)
+
 /** Answers with a WebSocket running `session`, in the handler's context (actor, services). */
 export const upgradeWebSocket = <R>(
   session: (connection: WebSocketConnection) => Effect.Effect<void, never, R>,
@@ -150,7 +160,10 @@ export const upgradeWebSocket = <R>(
   Effect.map(
     Effect.context<R>(),
     (context) =>
-      new WebSocketUpgrade((connection) => Effect.provide(session(connection), context), options.largeMessages === true)
+      new WebSocketUpgrade(
+        (connection) => inHandlerContext(session(connection), context),
+        options.largeMessages === true
+      )
   )
 
 /** Answers with a WebSocket whose session takes the socket itself (binary frames; see `WebSocketUpgrade.raw`). */
@@ -164,7 +177,7 @@ export const upgradeRawWebSocket = <R>(
       new WebSocketUpgrade(
         () => Effect.void,
         options.largeMessages === true,
-        (ws) => Effect.provide(session(ws), context)
+        (ws) => inHandlerContext(session(ws), context)
       )
   )
 

@@ -7,6 +7,7 @@ import {
   AgentCommand,
   agentConnectionMonitorPeriodic,
   type AgentMonitorOptions,
+  AgentReportBatch,
   type Auth,
   HangDetector,
   type HangDetectorOptions,
@@ -23,6 +24,7 @@ import {
   Provisioners,
   ProvisionerWorkers,
   replicaRegistration,
+  type ReportBatchOptions,
   Retention,
   type RetentionOptions,
   SecretBox,
@@ -226,6 +228,13 @@ export interface WorkbayOptions {
    */
   readonly agentMonitor?: false | AgentMonitorOptions | undefined
   /**
+   * The batches of agents' reports (docs/agents.md, "Batched reports"): stats, metadata values
+   * and connection refreshes are kept in memory and written together every `interval` (default
+   * 1 s), one statement per kind, and once more when the service stops. `false`: each report is
+   * written as it comes. Default: on.
+   */
+  readonly reportBatch?: false | ReportBatchOptions | undefined
+  /**
    * The insights rollup: folds agent stats and app opens into hourly rollups and records users'
    * status changes, every `interval` (default 5 minutes); one pass per tick across processes
    * sharing a Postgres database. `false` turns it off. Default: on.
@@ -295,6 +304,14 @@ export interface WorkbayOptions {
    * and nothing is measured.
    */
   readonly metrics?: PrometheusMetrics | undefined
+  /**
+   * A layer that sets the tracer spans go to (docs/tracing.md), e.g. `Tracer.layer` of
+   * @effect/opentelemetry with its provider and resource: then each request has a server span
+   * with its service calls and SQL statements under it, and each provisioner job run a span.
+   * Released last, when the service is disposed (a batching exporter flushes then). Default:
+   * none, and no span is recorded while serving requests.
+   */
+  readonly tracer?: Layer.Layer<never> | undefined
 }
 
 /** The core services and ports, given a storage layer. */
@@ -360,6 +377,7 @@ export interface LayerOptions extends HttpOptions {
   readonly lifecycle?: false | LifecycleOptions | undefined
   readonly prebuilds?: false | PrebuildsOptions | undefined
   readonly agentMonitor?: false | AgentMonitorOptions | undefined
+  readonly reportBatch?: false | ReportBatchOptions | undefined
   readonly insightsRollup?: false | InsightsRollupOptions | undefined
   readonly workers?: false | WorkerOptions | undefined
   readonly notifier?: false | NotifierOptions | undefined
@@ -393,6 +411,7 @@ export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never
     options?.lifecycle === false ? Layer.empty : lifecycleExecutorPeriodic(options?.lifecycle ?? {}),
     options?.prebuilds === false ? Layer.empty : prebuildsReconcilerPeriodic(options?.prebuilds ?? {}),
     options?.agentMonitor === false ? Layer.empty : agentConnectionMonitorPeriodic(options?.agentMonitor ?? {}),
+    options?.reportBatch === false ? Layer.empty : AgentReportBatch.periodic(options?.reportBatch ?? {}),
     options?.workers === false ? Layer.empty : ProvisionerWorkers.layer(options?.workers ?? {}),
     options?.notifier === false ? Layer.empty : notifierPeriodic(options?.notifier ?? {}),
     options?.insightsRollup === false ? Layer.empty : insightsRollupPeriodic(options?.insightsRollup ?? {}),
@@ -497,6 +516,7 @@ export const makeWorkbay = async <E>(
       lifecycle: options.lifecycle,
       prebuilds: options.prebuilds,
       agentMonitor: options.agentMonitor,
+      reportBatch: options.reportBatch,
       workers: options.workers,
       notifier: options.notifier,
       insightsRollup: options.insightsRollup,
@@ -505,7 +525,9 @@ export const makeWorkbay = async <E>(
     }).pipe(
       Layer.provideMerge(servicesLayer(storage, options)),
       // Below everything: each fiber of the runtime (requests, background work) logs through it.
-      Layer.provide(workbayLogging(options))
+      Layer.provide(workbayLogging(options)),
+      // Under that, the tracer: every fiber of the runtime records its spans with it.
+      Layer.provide(options.tracer ?? Layer.empty)
     )
   )
   const handler = await runtime.runPromise(WorkbayHandler)

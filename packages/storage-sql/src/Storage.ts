@@ -37,6 +37,7 @@ import { transactionsLayer } from "./Transaction.js"
 import * as UserLinkRepositories from "./users/LinkRepositories.js"
 import * as LoginThrottleRepositories from "./users/LoginThrottleRepositories.js"
 import * as Repositories from "./users/Repositories.js"
+import * as WorkspaceActivityRepositories from "./workspaces/ActivityRepositories.js"
 import * as WorkspaceBuildRepositories from "./workspaces/BuildRepositories.js"
 import * as LifecycleRepositories from "./workspaces/LifecycleRepositories.js"
 import * as MoveRepositories from "./workspaces/MoveRepositories.js"
@@ -62,6 +63,7 @@ const baseRepositories = Layer.mergeAll(
   PortShareRepositories.layer,
   MoveRepositories.layer,
   WorkspaceBuildRepositories.layer,
+  WorkspaceActivityRepositories.layer,
   AgentRepositories.layer,
   AgentLogRepositories.layer,
   AgentReportRepositories.layer,

@@ -7,7 +7,8 @@
  *
  * The connection's state: opening it sets the agent's `first_connected_at` (once) and
  * `last_connected_at`; while open, `last_connected_at` is refreshed every
- * AGENT_CONNECTION_UPDATE_SECONDS (a timer, not a write per message); closing sets
+ * AGENT_CONNECTION_UPDATE_SECONDS (a timer, not a write per message; written with the other
+ * agents' refreshes at the next flush of the reports' batches, `ReportBatch.ts`); closing sets
  * `disconnected_at`. A connection that vanished without a close is found by the
  * {@link AgentConnectionMonitor}.
  */
@@ -22,6 +23,7 @@ import { AGENT_CONNECTION_UPDATE_SECONDS, AGENT_INACTIVE_DISCONNECT_SECONDS } fr
 import { CurrentAgent } from "./AgentAuth.js"
 import { AgentLogs, BatchCreateLogs } from "./Logs.js"
 import { AgentManifest, AgentManifests } from "./Manifest.js"
+import { AgentReportBatch } from "./ReportBatch.js"
 import {
   AgentReportRepo,
   AgentReports,
@@ -316,6 +318,8 @@ export interface AgentSweep {
  * AGENT_INACTIVE_DISCONNECT_SECONDS while they count as open) and marks them disconnected, and
  * deletes stats reports past their retention. One replica sweeps at a time (the `TickLock`); each
  * update re-checks its condition, so a sweep that overlaps a refresh never marks a live agent.
+ * A sweep first writes this replica's kept refreshes; other replicas' are at most one flush
+ * interval (1 s) old, far inside the 30 s.
  */
 export class AgentConnectionMonitor
   extends Effect.Service<AgentConnectionMonitor>()("@workbay/core/AgentConnectionMonitor", {
@@ -323,6 +327,7 @@ export class AgentConnectionMonitor
       const repo = yield* AgentReportRepo
       const lock = yield* TickLock
       const pubsub = yield* PubSub
+      const batch = yield* AgentReportBatch
 
       const sweepOnce = (now: Date) =>
         Effect.gen(function*() {
@@ -342,6 +347,8 @@ export class AgentConnectionMonitor
         })
 
       const sweep = Effect.gen(function*() {
+        // This replica's refreshes not yet written go first: a live agent is never swept for a refresh in a buffer.
+        yield* batch.flush
         const now = new Date(yield* Clock.currentTimeMillis)
         const result = yield* lock.withTryLock(AGENT_MONITOR_LOCK, sweepOnce(now))
         return Option.getOrElse(result, (): AgentSweep => ({ ran: false, disconnected: [], purgedStats: 0 }))

@@ -1,6 +1,7 @@
 /**
  * Watching an agent's metadata values (`GET /workspaceagents/{agent}/watch-metadata` and
- * `watch-metadata-ws`): the list at once, then again whenever the agent reports new values. Each
+ * `watch-metadata-ws`): the list at once, then again whenever new values of the agent are written
+ * (each flush of the reports' batches names the agents it wrote, `AGENT_METADATA_BATCH_CHANNEL`). Each
  * list is the described system's `[]WorkspaceAgentMetadata`: the template's items first, in their
  * order, each with its latest value (a zero result until one is reported), then keys the agent
  * reported that the template does not declare. Reading needs `read` on the agent's workspace.
@@ -10,11 +11,12 @@ import { authorizeRead } from "../Actor.js"
 import { NotFound } from "../Errors.js"
 import { isUuid } from "../Ids.js"
 import type { AgentMetadataItem } from "../provisioners/Provisioner.js"
-import { PubSub } from "../PubSub.js"
+import { hexId, messageNames, PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
 import { AgentRepo } from "./Agent.js"
-import { agentMetadataChannel, type AgentMetadataRecord, AgentReportRepo } from "./Reports.js"
+import { AGENT_METADATA_BATCH_CHANNEL } from "./ReportBatch.js"
+import { type AgentMetadataRecord, AgentReports } from "./Reports.js"
 
 /** The result of an item no value was reported for (Go's zero time, as the described system). */
 const ZERO_RESULT = { collected_at: "0001-01-01T00:00:00Z", age: 0, value: "", error: "" }
@@ -45,7 +47,7 @@ export const metadataListJson = (
 export class AgentMetadataWatch extends Effect.Service<AgentMetadataWatch>()("@workbay/core/AgentMetadataWatch", {
   effect: Effect.gen(function*() {
     const agents = yield* AgentRepo
-    const reports = yield* AgentReportRepo
+    const reports = yield* AgentReports
     const sharing = yield* WorkspaceSharing
     const pubsub = yield* PubSub
 
@@ -59,14 +61,18 @@ export class AgentMetadataWatch extends Effect.Service<AgentMetadataWatch>()("@w
         if (Option.isNone(found) || found.value.workspace.deleted) return yield* NotFound.resource("Workspace agent")
         yield* authorizeRead("Workspace agent", sharing.object(found.value.workspace))
         const agent = found.value.agent
-        const render = Effect.map(reports.listMetadata(agent.id), (values) => metadataListJson(agent.metadata, values))
+        const render = Effect.map(reports.metadata(agent.id), (values) => metadataListJson(agent.metadata, values))
+        const hex = hexId(agent.id)
         return Stream.unwrapScoped(Effect.gen(function*() {
           // Subscribe first, then read: no report made in between is missed.
-          const signals = yield* pubsub.subscribe(agentMetadataChannel(agent.id))
+          const signals = yield* pubsub.subscribe(AGENT_METADATA_BATCH_CHANNEL)
           const first = yield* render
-          return Stream.concat(Stream.make(first), Stream.fromQueue(signals).pipe(Stream.mapEffect(() => render))).pipe(
-            Stream.changes
+          const changes = Stream.fromQueue(signals).pipe(
+            // Each flush names the agents it wrote values of, on every replica.
+            Stream.filter((m) => messageNames(m, hex)),
+            Stream.mapEffect(() => render)
           )
+          return Stream.concat(Stream.make(first), changes).pipe(Stream.changes)
         }))
       }).pipe(span("AgentMetadataWatch.watch"))
 

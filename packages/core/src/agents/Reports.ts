@@ -157,6 +157,27 @@ export interface AgentStatsSummary {
   readonly session_count_ssh: number
 }
 
+/** A stats report as written: whose, when it was received. */
+export interface AgentStatsRow {
+  readonly agent_id: string
+  readonly workspace_id: string
+  readonly stats: AgentStats
+  readonly created_at: Date
+}
+
+/** A metadata value as written: whose. */
+export interface AgentMetadataRow extends AgentMetadataRecord {
+  readonly agent_id: string
+}
+
+/** A refresh of an open connection as written: the agent, when, the replica holding it, its round trip (µs; null: not measured). */
+export interface AgentRefreshRow {
+  readonly agent_id: string
+  readonly at: Date
+  readonly replica_id: string
+  readonly latency_us: number | null
+}
+
 /** An agent whose open connection stopped refreshing, as the monitor marked it. */
 export interface OverdueAgent {
   readonly agent_id: string
@@ -167,10 +188,12 @@ export class AgentReportRepo extends Context.Tag("@workbay/core/AgentReportRepo"
   /** The connection opened on replica `replicaId`: `first_connected_at` (once), `last_connected_at`, open, held there. */
   readonly connect: (agentId: string, now: Date, replicaId: string) => Effect.Effect<void>
   /**
-   * The open connection on replica `replicaId` is alive: `last_connected_at`, open, held there, and
-   * its latest round trip in microseconds (null: not measured).
+   * These open connections are alive (one statement): each agent's `last_connected_at`, open, held
+   * by the row's replica, with its latest round trip. A refresh older than the agent's
+   * `disconnected_at` or `last_connected_at` changes nothing (it was taken before a close or a
+   * newer connection, and written after); so is a row of an unknown agent.
    */
-  readonly refresh: (agentId: string, now: Date, replicaId: string, latencyMicros: number | null) => Effect.Effect<void>
+  readonly refreshMany: (rows: ReadonlyArray<AgentRefreshRow>) => Effect.Effect<void>
   /** The open connection's round trip in microseconds, alone (its first measurement). */
   readonly setLatency: (agentId: string, latencyMicros: number) => Effect.Effect<void>
   /** The connection closed: `disconnected_at`, not open, no latency. */
@@ -194,13 +217,33 @@ export class AgentReportRepo extends Context.Tag("@workbay/core/AgentReportRepo"
   /** Sets the health of these apps (by id), keeping the others'. */
   readonly setAppHealth: (agentId: string, health: Readonly<Record<string, string>>, now: Date) => Effect.Effect<void>
   readonly listMetadata: (agentId: string) => Effect.Effect<ReadonlyArray<AgentMetadataRecord>>
-  /** Inserts or replaces the values of these keys. */
-  readonly putMetadata: (agentId: string, items: ReadonlyArray<AgentMetadataRecord>) => Effect.Effect<void>
+  /** Inserts or replaces these values, by agent and key (one statement; at most one row per agent and key). */
+  readonly putMetadataMany: (rows: ReadonlyArray<AgentMetadataRow>) => Effect.Effect<void>
+  /** Stores one stats report. */
   readonly insertStats: (agentId: string, workspaceId: string, stats: AgentStats, now: Date) => Effect.Effect<void>
+  /** Stores these stats reports (one statement). */
+  readonly insertStatsMany: (rows: ReadonlyArray<AgentStatsRow>) => Effect.Effect<void>
   /** The stats reported after `since`. */
   readonly statsSince: (since: Date) => Effect.Effect<AgentStatsSummary>
   /** Deletes at most `limit` stats reports made before `before`; answers how many. */
   readonly purgeStats: (before: Date, limit: number) => Effect.Effect<number>
+}>() {}
+
+/**
+ * Where the frequent reports go: stats reports, metadata values and the refreshes of open
+ * connections are kept and written in batches (`ReportBatch.ts`, docs/agents.md "Batched
+ * reports"). Keeping one never waits on the database unless no flusher runs.
+ */
+export class AgentReportBuffer extends Context.Tag("@workbay/core/AgentReportBuffer")<AgentReportBuffer, {
+  readonly addStats: (agentId: string, workspaceId: string, stats: AgentStats, at: Date) => Effect.Effect<void>
+  /** Values of an agent's keys: the last one of each key wins. */
+  readonly addMetadata: (agentId: string, items: ReadonlyArray<AgentMetadataRecord>) => Effect.Effect<void>
+  /** A refresh of the agent's open connection: its latest replaces one not yet written. */
+  readonly addRefresh: (row: AgentRefreshRow) => Effect.Effect<void>
+  /** The agent's connection closed here: a refresh not yet written is dropped (it would reopen it). */
+  readonly forget: (agentId: string) => Effect.Effect<void>
+  /** The agent's metadata values kept here and not yet written. */
+  readonly pendingMetadata: (agentId: string) => ReadonlyArray<AgentMetadataRecord>
 }>() {}
 
 // The rules.
@@ -244,10 +287,6 @@ export const metadataRecord = (item: MetadataUpdate["metadata"][number]): AgentM
   }
 }
 
-/** The PubSub channel of an agent's metadata reports: `agentmeta_` and the id's 32 hex digits. */
-export const agentMetadataChannel = (agentId: string): string =>
-  `agentmeta_${agentId.replaceAll("-", "").toLowerCase()}`
-
 /** A report the service refused: answered as the request's error. */
 export class ReportRefused extends Schema.TaggedError<ReportRefused>()("ReportRefused", {
   message: Schema.String,
@@ -265,6 +304,13 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
     const agents = yield* AgentRepo
     const claimInProgress = yield* makeClaimInProgress
     const pubsub = yield* PubSub
+    const buffer = yield* AgentReportBuffer
+    /**
+     * The metadata keys each agent holds, stored or kept, for the 128-key rule without a read per
+     * report: read once at the agent's first metadata report here, then grown with each accepted
+     * key (keys are never removed); dropped when the agent's connection here closes.
+     */
+    const heldKeys = new Map<string, Set<string>>()
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
     const changed = (session: AgentSession) =>
       Effect.provideService(publishWorkspaceChange(session.workspace.id), PubSub, pubsub)
@@ -278,10 +324,13 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
     /** The connection is alive, with its latest round trip in milliseconds (undefined: not measured). */
     const micros = (ms: number) => Math.round(ms * 1000)
     const refresh = (session: AgentSession, latencyMs?: number | undefined) =>
-      Effect.flatMap(
-        now,
-        (at) => repo.refresh(session.agent.id, at, replica.id, latencyMs === undefined ? null : micros(latencyMs))
-      ).pipe(span("AgentReports.refresh"))
+      Effect.flatMap(now, (at) =>
+        buffer.addRefresh({
+          agent_id: session.agent.id,
+          at,
+          replica_id: replica.id,
+          latency_us: latencyMs === undefined ? null : micros(latencyMs)
+        })).pipe(span("AgentReports.refresh"))
 
     /** The connection's first round trip: written at once, and watchers told (the latency shows without waiting a period). */
     const measured = (session: AgentSession, latencyMs: number) =>
@@ -291,6 +340,8 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
 
     const disconnected = (session: AgentSession) =>
       Effect.gen(function*() {
+        yield* buffer.forget(session.agent.id)
+        heldKeys.delete(session.agent.id)
         yield* repo.disconnect(session.agent.id, yield* now)
         yield* changed(session)
       }).pipe(span("AgentReports.disconnected"))
@@ -314,8 +365,15 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
 
     const batchUpdateMetadata = (session: AgentSession, update: MetadataUpdate) =>
       Effect.gen(function*() {
+        const agentId = session.agent.id
         const items = [...new Map(update.metadata.map((m) => [m.key, metadataRecord(m)] as const)).values()]
-        const held = new Set((yield* repo.listMetadata(session.agent.id)).map((m) => m.key))
+        let held = heldKeys.get(agentId)
+        if (held === undefined) {
+          const stored = yield* repo.listMetadata(agentId)
+          // Another report of the agent may have seeded it meanwhile.
+          held = heldKeys.get(agentId) ?? new Set([...stored, ...buffer.pendingMetadata(agentId)].map((m) => m.key))
+          heldKeys.set(agentId, held)
+        }
         const added = items.filter((m) => !held.has(m.key)).length
         if (held.size + added > MAX_METADATA_KEYS) {
           return yield* new ReportRefused({
@@ -324,14 +382,16 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
               `An agent may hold at most ${MAX_METADATA_KEYS} metadata keys; it holds ${held.size} and this adds ${added}.`
           })
         }
-        yield* repo.putMetadata(session.agent.id, items)
-        yield* pubsub.publish(agentMetadataChannel(session.agent.id), "changed")
+        for (const m of items) held.add(m.key)
+        // Written with the next flush; watchers are told then.
+        yield* buffer.addMetadata(agentId, items)
         return {}
       }).pipe(span("AgentReports.batchUpdateMetadata"))
 
     const updateStats = (session: AgentSession, update: StatsUpdate) =>
       Effect.gen(function*() {
-        yield* repo.insertStats(session.agent.id, session.workspace.id, update.stats, yield* now)
+        // Written with the next flush, which also bumps the workspace when sessions are open.
+        yield* buffer.addStats(session.agent.id, session.workspace.id, update.stats, yield* now)
         return { report_interval_seconds: STATS_REPORT_INTERVAL_SECONDS }
       }).pipe(span("AgentReports.updateStats"))
 
@@ -356,7 +416,15 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
         return {}
       }).pipe(span("AgentReports.scriptCompleted"))
 
-    const metadata = (session: AgentSession) => repo.listMetadata(session.agent.id)
+    /** The agent's metadata values by key: the stored ones, with those kept here and not yet written over them. */
+    const metadata = (agentId: string) =>
+      Effect.map(repo.listMetadata(agentId), (stored) => {
+        const pending = buffer.pendingMetadata(agentId)
+        if (pending.length === 0) return stored
+        const byKey = new Map(stored.map((m) => [m.key, m] as const))
+        for (const m of pending) byKey.set(m.key, m)
+        return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      })
 
     const batchUpdateAppHealth = (session: AgentSession, update: AppHealthUpdate) =>
       Effect.gen(function*() {

@@ -1,11 +1,14 @@
 /**
  * Watching a workspace: the workspace's wire record at once, then again whenever it changes.
  *
- * Signals (see docs/workspaces.md "Watching"): a watcher listens on two PubSub channels,
+ * Signals (see docs/workspaces.md "Watching"): a watcher listens on three PubSub channels,
  *
  * - the workspace's channel (`workspaceChannel`), signalled by whoever changes the workspace
  *   row or queues a build (`publishWorkspaceChange`: WorkspaceBuilds.create, renames,
  *   favorites, the build executor when it stores resources and agents, the schedule routes);
+ * - the batch channel (`WORKSPACE_BATCH_CHANNEL`), whose messages name many workspaces changed at
+ *   once (the activity bumps of agents' stats, `publishWorkspaceChanges`): only those naming
+ *   this workspace wake its reader;
  * - the job channel of the workspace's latest build (`jobLogsChannel`), which ProvisionerJobs
  *   already signals on every move of the job (acquired, completed, canceling, canceled, failed
  *   as hung); its `logs` signals are ignored.
@@ -15,7 +18,7 @@
  * a signal costs at most the slow re-read (`WATCH_FALLBACK`).
  *
  * One reader per workspace in each process: every watcher of a workspace shares one
- * subscription pair and one re-read per batch of signals (signals arriving while a read runs
+ * set of subscriptions and one re-read per batch of signals (signals arriving while a read runs
  * are served by the next one). A watcher is a plain listener of the reader: when the record's
  * JSON changed, the reader calls every listener in one loop with the same change object (its JSON
  * encoded once), so a change costs one read and one pass over the listeners, with no fiber or
@@ -25,9 +28,9 @@
 import { Duration, Effect, Exit, Option, Queue, RcMap, Scope, Stream } from "effect"
 import { compileEncoderSync } from "../Encoding.js"
 import { JOB_SIGNAL_LOGS, jobLogsChannel } from "../provisioners/ProvisionerJobs.js"
-import { PubSub } from "../PubSub.js"
+import { hexId, messageNames, PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
-import { workspaceChannel } from "../WorkspaceChannel.js"
+import { WORKSPACE_BATCH_CHANNEL, workspaceChannel } from "../WorkspaceChannel.js"
 import { WorkspaceRepo } from "./Workspace.js"
 import { Workspaces } from "./Workspaces.js"
 import { Workspace } from "./WorkspaceWire.js"
@@ -88,6 +91,10 @@ export class WorkspaceWatch extends Effect.Service<WorkspaceWatch>()("@workbay/c
           )
         // Subscribe first, then read: no change made in between is missed.
         yield* Effect.forkScoped(forward(yield* pubsub.subscribe(workspaceChannel(workspaceId)), () => true))
+        const hex = hexId(workspaceId)
+        yield* Effect.forkScoped(
+          forward(yield* pubsub.subscribe(WORKSPACE_BATCH_CHANNEL), (m) => messageNames(m, hex))
+        )
         let job: { readonly id: string; readonly scope: Scope.CloseableScope } | undefined
         const followJob = (jobId: string) =>
           Effect.gen(function*() {

@@ -50,6 +50,31 @@ export const setupAgent = (t0: number) =>
   })
 
 /**
+ * `n` workspaces of one template (signed in at `t0`, each with `ttl_ms` when given, so its running
+ * build has a deadline), each with its agent's session; `as` runs an effect as the owner.
+ */
+export const setupAgents = (t0: number, n: number, options: { readonly ttlMs?: number } = {}) =>
+  Effect.gen(function*() {
+    const { as, organizationId } = yield* signedInOwner(t0)
+    const template = yield* as(templateOf(organizationId, TEMPLATE, "tpl"))
+    const agents: Array<{ session: CurrentAgent["Type"]; workspaceId: string }> = []
+    for (let i = 0; i < n; i++) {
+      const created = yield* as(
+        Effect.flatMap(Workspaces, (w) =>
+          w.create(organizationId, "me", {
+            name: `ws${i}`,
+            template_id: template.id,
+            ...(options.ttlMs === undefined ? {} : { ttl_ms: options.ttlMs })
+          }))
+      )
+      yield* drain
+      const session = yield* Effect.flatMap(AgentAuth, (a) => a.authenticate(tokens.get(created.id)!))
+      agents.push({ session, workspaceId: created.id })
+    }
+    return { as, agents }
+  })
+
+/**
  * Serves a connection: `request` offers a message and takes the next one sent; `sent` holds what
  * the server sends; `roundTrip` offers the transport's next measured round trip (ms); `end` closes it.
  */

@@ -51,6 +51,20 @@ const TEMPLATE = `resources:
       - name: side
 `
 
+/**
+ * `read` again until `done` holds of its answer: stats and metadata values are written with the
+ * next flush of the server's report batches, within a second (docs/agents.md, "Batched reports").
+ */
+const flushed = async <A>(read: () => Promise<A>, done: (a: A) => boolean): Promise<A> => {
+  const until = Date.now() + 10_000
+  let answer = await read()
+  while (!done(answer) && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 20))
+    answer = await read()
+  }
+  return answer
+}
+
 /** A client of the agent connection: requests by id, answers by id, everything else kept in order. */
 class AgentSocket {
   private next = 1
@@ -479,7 +493,10 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
       ]
     })
     expect(r.result).toEqual({})
-    const stored = await srv.run(Effect.flatMap(AgentReportRepo, (repo) => repo.listMetadata(agentId)))
+    const stored = await flushed(
+      () => srv.run(Effect.flatMap(AgentReportRepo, (repo) => repo.listMetadata(agentId))),
+      (values) => values.length === 2
+    )
     expect(stored.map((m) => [m.key, m.value.length, m.error])).toEqual([
       ["big", 2048, "value of 3000 bytes exceeded 2048 bytes"],
       ["load", 3, ""]
@@ -576,7 +593,10 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
       })).result
     )
       .toEqual({ report_interval_seconds: 30 })
-    const after = (await owner.get("/deployment/stats")).body
+    const after = await flushed(
+      async () => (await owner.get("/deployment/stats")).body,
+      (body) => body.workspaces.rx_bytes - base.workspaces.rx_bytes >= 2000
+    )
     expect(after.workspaces.rx_bytes - base.workspaces.rx_bytes).toBe(2000)
     expect(after.workspaces.tx_bytes - base.workspaces.tx_bytes).toBe(1000)
     // Sessions as each agent last reported them.

@@ -3,9 +3,12 @@
  * flag on `workspace_agents` (the sweep of overdue connections walks `workspace_agents_open`, the
  * open ones only), lifecycle, startup and script results on the agent's row, metadata values one
  * row per key, usage stats one row per report (read by time through `workspace_agent_stats_created`).
+ * Refreshes, metadata values and stats come in batches (core `agents/ReportBatch.ts`): one
+ * statement each, many agents' rows (refreshes as one `UPDATE ... FROM` a VALUES list, which
+ * SQLite takes since 3.33).
  */
 import { SqlClient } from "@effect/sql"
-import { type AgentMetadataRecord, AgentReportRepo, type AgentScriptResult } from "@workbay/core"
+import { type AgentMetadataRecord, AgentReportRepo, type AgentScriptResult, type AgentStatsRow } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { columns, date, int, json, type Row, text } from "../Columns.js"
 import { transaction } from "../Transaction.js"
@@ -29,6 +32,30 @@ export const make = Effect.gen(function*() {
   const inTransaction = transaction(sql)
   const orDie = Effect.orDie
   const iso = (d: Date) => d.toISOString()
+  // The timestamp columns' type: what a VALUES list's text must be cast to on Postgres (TEXT on SQLite).
+  const timestamp = () => sql.literal(sql.onDialectOrElse({ pg: () => "TIMESTAMPTZ", orElse: () => "TEXT" }))
+
+  const insertStatsMany = (rows: ReadonlyArray<AgentStatsRow>) =>
+    rows.length === 0 ?
+      Effect.void :
+      Effect.asVoid(orDie(sql`INSERT INTO workspace_agent_stats ${
+        sql.insert(rows.map(({ stats: s, ...r }) => ({
+          created_at: iso(r.created_at),
+          agent_id: r.agent_id,
+          workspace_id: r.workspace_id,
+          connections_by_proto: JSON.stringify(s.connections_by_proto),
+          connection_count: s.connection_count,
+          connection_median_latency_ms: s.connection_median_latency_ms,
+          rx_packets: s.rx_packets,
+          rx_bytes: s.rx_bytes,
+          tx_packets: s.tx_packets,
+          tx_bytes: s.tx_bytes,
+          session_count_vscode: s.session_count_vscode,
+          session_count_jetbrains: s.session_count_jetbrains,
+          session_count_reconnecting_pty: s.session_count_reconnecting_pty,
+          session_count_ssh: s.session_count_ssh
+        })))
+      }`))
 
   return AgentReportRepo.of({
     connect: (agentId, now, replicaId) =>
@@ -37,11 +64,19 @@ export const make = Effect.gen(function*() {
         last_connected_at = ${iso(now)}, connected = TRUE, updated_at = ${iso(now)},
         last_connected_replica_id = ${replicaId}, latency_us = NULL WHERE id = ${agentId}`)
       ),
-    refresh: (agentId, now, replicaId, latencyMicros) =>
-      Effect.asVoid(
-        orDie(sql`UPDATE workspace_agents SET last_connected_at = ${iso(now)}, connected = TRUE,
-        last_connected_replica_id = ${replicaId}, latency_us = ${latencyMicros} WHERE id = ${agentId}`)
-      ),
+    refreshMany: (rows) =>
+      rows.length === 0 ? Effect.void : Effect.asVoid(orDie(sql`WITH v (id, at, replica, latency) AS (VALUES ${
+        sql.csv(
+          rows.map((r) =>
+            sql`(${r.agent_id}, CAST(${iso(r.at)} AS ${timestamp()}), ${r.replica_id}, CAST(${r.latency_us} AS BIGINT))`
+          )
+        )
+      })
+        UPDATE workspace_agents SET last_connected_at = v.at, connected = TRUE, last_connected_replica_id = v.replica,
+          latency_us = v.latency
+        FROM v WHERE workspace_agents.id = v.id
+          AND (workspace_agents.disconnected_at IS NULL OR workspace_agents.disconnected_at < v.at)
+          AND (workspace_agents.last_connected_at IS NULL OR workspace_agents.last_connected_at <= v.at)`)),
     setLatency: (agentId, latencyMicros) =>
       Effect.asVoid(
         orDie(sql`UPDATE workspace_agents SET latency_us = ${latencyMicros} WHERE id = ${agentId} AND connected = TRUE`)
@@ -115,12 +150,12 @@ export const make = Effect.gen(function*() {
       ).pipe(
         Effect.map((rows) => rows.map(rowToMetadata))
       ),
-    putMetadata: (agentId, items) =>
+    putMetadataMany: (items) =>
       items.length === 0 ?
         Effect.void :
         Effect.asVoid(orDie(sql`INSERT INTO workspace_agent_metadata ${
           sql.insert(items.map((m) => ({
-            agent_id: agentId,
+            agent_id: m.agent_id,
             key: m.key,
             value: m.value,
             error: m.error,
@@ -130,25 +165,9 @@ export const make = Effect.gen(function*() {
         }
         ON CONFLICT (agent_id, key) DO UPDATE SET value = excluded.value, error = excluded.error,
         collected_at = excluded.collected_at, age = excluded.age`)),
-    insertStats: (agentId, workspaceId, s, now) =>
-      Effect.asVoid(orDie(sql`INSERT INTO workspace_agent_stats ${
-        sql.insert({
-          created_at: iso(now),
-          agent_id: agentId,
-          workspace_id: workspaceId,
-          connections_by_proto: JSON.stringify(s.connections_by_proto),
-          connection_count: s.connection_count,
-          connection_median_latency_ms: s.connection_median_latency_ms,
-          rx_packets: s.rx_packets,
-          rx_bytes: s.rx_bytes,
-          tx_packets: s.tx_packets,
-          tx_bytes: s.tx_bytes,
-          session_count_vscode: s.session_count_vscode,
-          session_count_jetbrains: s.session_count_jetbrains,
-          session_count_reconnecting_pty: s.session_count_reconnecting_pty,
-          session_count_ssh: s.session_count_ssh
-        })
-      }`)),
+    insertStats: (agentId, workspaceId, stats, now) =>
+      insertStatsMany([{ agent_id: agentId, workspace_id: workspaceId, stats, created_at: now }]),
+    insertStatsMany,
     statsSince: (since) =>
       Effect.gen(function*() {
         const [sums] = yield* sql<

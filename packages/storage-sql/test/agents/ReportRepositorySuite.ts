@@ -86,12 +86,14 @@ export const reportRepositorySuite = (name: string, makeStorage: StorageFactory,
           at(0).toISOString(),
           at(5).toISOString()
         ])
-        yield* repo.refresh(b!, at(20), "replica-2", 1_250)
+        const refresh = (id: string, when: Date, replica: string, latency: number | null) =>
+          repo.refreshMany([{ agent_id: id, at: when, replica_id: replica, latency_us: latency }])
+        yield* refresh(b!, at(20), "replica-2", 1_250)
         // The replica that holds the connection: the latest connect's or refresh's, with its round trip.
         expect((yield* agentRow(b!)).last_connected_replica_id).toBe("replica-2")
         expect(Number((yield* agentRow(b!)).latency_us)).toBe(1_250)
         expect((yield* agentRow(a!)).last_connected_replica_id).toBe("replica-1")
-        yield* repo.refresh(c!, at(1), "replica-1", 900)
+        yield* refresh(c!, at(1), "replica-1", 900)
         yield* repo.disconnect(c!, at(1))
         expect(time((yield* agentRow(c!)).disconnected_at)).toBe(at(1).toISOString())
         // A closed connection has no latency; a new one none until measured.
@@ -112,8 +114,97 @@ export const reportRepositorySuite = (name: string, makeStorage: StorageFactory,
         expect((yield* repo.disconnectOverdue(at(30), at(50), 1)).map((o) => o.agent_id)).toEqual([b!])
         expect(yield* repo.disconnectOverdue(at(30), at(50), 1)).toEqual([])
         // A refresh reopens.
-        yield* repo.refresh(a!, at(60), "replica-1", null)
+        yield* refresh(a!, at(60), "replica-1", null)
         expect((yield* repo.disconnectOverdue(at(70), at(70), 100)).map((o) => o.agent_id)).toEqual([a!])
+      })
+    )
+
+    test(
+      "refreshes many agents in one statement, never one closed or reconnected since the refresh was taken",
+      Effect.gen(function*() {
+        const repo = yield* AgentReportRepo
+        const { agents: [a, b, c, d] } = yield* agentRows(4)
+        for (const id of [a!, b!, c!]) yield* repo.connect(id, at(0), "replica-1")
+        // c closed at 10 s, after its refresh of 9 s was taken; d never connected; b reconnected at 12 s.
+        yield* repo.disconnect(c!, at(10))
+        yield* repo.connect(b!, at(12), "replica-1")
+        yield* repo.refreshMany([
+          { agent_id: a!, at: at(9), replica_id: "replica-2", latency_us: 400 },
+          { agent_id: b!, at: at(9), replica_id: "replica-2", latency_us: 500 },
+          { agent_id: c!, at: at(9), replica_id: "replica-2", latency_us: 600 },
+          { agent_id: d!, at: at(9), replica_id: "replica-2", latency_us: 700 },
+          { agent_id: randomUUID(), at: at(9), replica_id: "replica-2", latency_us: null }
+        ])
+        const row = (id: string) =>
+          Effect.map(agentRow(id), (r) => ({
+            connected: Boolean(r.connected),
+            last: time(r.last_connected_at),
+            replica: r.last_connected_replica_id,
+            latency: r.latency_us === null ? null : Number(r.latency_us)
+          }))
+        expect(yield* row(a!)).toEqual({
+          connected: true,
+          last: at(9).toISOString(),
+          replica: "replica-2",
+          latency: 400
+        })
+        expect(yield* row(b!)).toEqual({
+          connected: true,
+          last: at(12).toISOString(),
+          replica: "replica-1",
+          latency: null
+        })
+        expect(yield* row(c!)).toEqual({
+          connected: false,
+          last: at(0).toISOString(),
+          replica: "replica-1",
+          latency: null
+        })
+        // A refresh of an agent never connected opens it (a connection whose open was not written yet).
+        expect(yield* row(d!)).toEqual({
+          connected: true,
+          last: at(9).toISOString(),
+          replica: "replica-2",
+          latency: 700
+        })
+        // A later refresh of the closed one reopens it.
+        yield* repo.refreshMany([{ agent_id: c!, at: at(11), replica_id: "replica-1", latency_us: null }])
+        expect((yield* row(c!)).connected).toBe(true)
+        yield* repo.refreshMany([])
+      })
+    )
+
+    test(
+      "stores many agents' stats reports in one statement",
+      Effect.gen(function*() {
+        const repo = yield* AgentReportRepo
+        const { workspace, agents: [a, b] } = yield* agentRows(2)
+        yield* repo.insertStatsMany([
+          {
+            agent_id: a!,
+            workspace_id: workspace,
+            stats: stats({ rx_bytes: 5, session_count_ssh: 1 }),
+            created_at: at(1)
+          },
+          { agent_id: b!, workspace_id: workspace, stats: stats({ rx_bytes: 7, tx_bytes: 2 }), created_at: at(2) },
+          {
+            agent_id: a!,
+            workspace_id: workspace,
+            stats: stats({ rx_bytes: 11, connections_by_proto: { ssh: 2 }, connection_median_latency_ms: 1.5 }),
+            created_at: at(3)
+          }
+        ])
+        yield* repo.insertStatsMany([])
+        const summary = yield* repo.statsSince(at(0))
+        expect([summary.rx_bytes, summary.tx_bytes, summary.latencies, summary.session_count_ssh]).toEqual([23, 2, [
+          1.5
+        ], 0])
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql<
+          Record<string, unknown>
+        >`SELECT agent_id, connections_by_proto FROM workspace_agent_stats
+          WHERE agent_id = ${a!} ORDER BY created_at`
+        expect(rows.map((r) => JSON.parse(r.connections_by_proto as string))).toEqual([{}, { ssh: 2 }])
       })
     )
 
@@ -162,16 +253,19 @@ export const reportRepositorySuite = (name: string, makeStorage: StorageFactory,
     )
 
     test(
-      "upserts metadata by key and lists it by key",
+      "upserts metadata of many agents by agent and key in one statement, and lists it by key",
       Effect.gen(function*() {
         const repo = yield* AgentReportRepo
         const { agents: [a, b] } = yield* agentRows(2)
         const m = (key: string, value: string) => ({ key, value, error: "", collected_at: at(1), age: 2 })
-        yield* repo.putMetadata(a!, [m("load", "1"), m("cpu", "2")])
-        yield* repo.putMetadata(a!, [m("load", "3")])
-        yield* repo.putMetadata(b!, [m("load", "9")])
-        yield* repo.putMetadata(a!, [])
+        const of = (agent: string, ...items: Array<ReturnType<typeof m>>) =>
+          items.map((i) => ({ ...i, agent_id: agent }))
+        yield* repo.putMetadataMany(of(a!, m("load", "1"), m("cpu", "2")))
+        // Several agents' values in one statement, a key of each agent replaced.
+        yield* repo.putMetadataMany([...of(a!, m("load", "3")), ...of(b!, m("load", "9"), m("cpu", "8"))])
+        yield* repo.putMetadataMany([])
         expect(yield* repo.listMetadata(a!)).toEqual([m("cpu", "2"), m("load", "3")])
+        expect(yield* repo.listMetadata(b!)).toEqual([m("cpu", "8"), m("load", "9")])
       })
     )
 
