@@ -23,7 +23,11 @@ import { buildAgentBinaries } from "./agent-binaries.mjs"
 import { serverExternal, serverPlugins } from "./server-bundle.mjs"
 
 const outdir = "packages/server/dist"
-rmSync(outdir, { recursive: true, force: true })
+// This build's own files only: the test runs' bundles beside them (packages/server/test/bundles.ts,
+// `test-*`) may be in use by a run going on.
+for (const file of ["main.mjs", "server.cjs", "server.cjs.cache", "server.cjs.map", "build.json"]) {
+  rmSync(join(outdir, file), { force: true })
+}
 
 const common = {
   bundle: true,
@@ -42,6 +46,10 @@ await build({
   entryPoints: ["packages/server/src/main.ts"],
   outfile: join(outdir, "server.cjs"),
   format: "cjs",
+  // The launcher runs this script with vm.Script (for the code cache), which has no loader for an
+  // `import()`: the on-demand libraries (core's OnDemand.ts: tar, jose, nodemailer, ...) are
+  // required instead, still on their first use (Node 20.19+ requires ES modules too).
+  supported: { "dynamic-import": false },
   // Written for debugging (node --enable-source-maps); never read otherwise.
   sourcemap: "linked",
   // Native and optional modules, and the libraries loaded on demand, stay external and load from
