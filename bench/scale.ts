@@ -55,7 +55,7 @@ const log = logger("scale")
 const count = Number(opts.count)
 const replicaCount = Number(opts.replicas)
 const windowS = Number(opts.window)
-const cli = join(root, "packages/cli/dist/workbay.mjs")
+const cli = join(root, "packages/cli/bin/workbay.mjs")
 
 /** The CPU time (ms) of every process named `postgres` (the Postgres server's own processes). */
 const postgresCpuMs = (): number | undefined => {
@@ -97,7 +97,7 @@ const scaletest = (args: ReadonlyArray<string>, env: Record<string, string>): Sc
   child.stdout!.on("data", (d) => (stdout += d))
   child.stderr!.on("data", (d) => {
     stderr += d
-    for (const line of String(d).trimEnd().split("\n")) if (/scaletest|failed/.test(line)) log(line)
+    for (const line of String(d).trimEnd().split("\n")) if (/scaletest|failed|^agent:/.test(line)) log(line)
   })
   const done = new Promise<any>((resolve, reject) =>
     child.on("exit", (code) => {
@@ -108,6 +108,8 @@ const scaletest = (args: ReadonlyArray<string>, env: Record<string, string>): Sc
       }
     })
   )
+  // Awaited later: a failure before then must not end the bench before its cleanup.
+  done.catch(() => {})
   return { child, stderr: () => stderr, done }
 }
 
@@ -140,7 +142,9 @@ const worstP95 = (requests: Record<string, any>, prefix: string) =>
 const main = async () => {
   const startedAt = new Date()
   const load0 = loadavg()
-  if (!opts["skip-build"] && (!bundleIsCurrent() || !existsSync(cli))) buildBundle(log)
+  if (!opts["skip-build"] && (!bundleIsCurrent() || !existsSync(join(root, "packages/cli/dist/workbay.mjs")))) {
+    buildBundle(log)
+  }
   const work = benchWork("workbay-scale-")
   let dropDatabase = async () => {}
   let cleanupRan = false

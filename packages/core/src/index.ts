@@ -33,6 +33,7 @@ export {
   AuthorizationResponse,
   type StoredAcl
 } from "./AuthCheck.js"
+export { overlayContext, scopedInPlace } from "./ContextOverlay.js"
 export { compileEncoder, compileEncodeStep } from "./Encoding.js"
 export * from "./Errors.js"
 export * from "./Events.js"

@@ -12,7 +12,8 @@
  * out when there is none).
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Effect, ParseResult, Schedule, Schema, Stream } from "effect"
+import { scopedInPlace } from "@workbay/core"
+import { type Context, Effect, ParseResult, Schedule, Schema, type Scope, Stream } from "effect"
 
 /** One event: its type (`event:`) and its data text (one `data:` line per line of it). */
 export interface ServerSentEvent {
@@ -84,6 +85,32 @@ export const eventStream = <E, R>(
         Stream.runForEach((e) => sink.write(formatEvent(e))),
         Effect.catchAllCause((cause) => Effect.logWarning("An event stream failed", cause)),
         Effect.provide(context)
+      )
+    )
+  })
+
+/**
+ * Answers with server-sent events taken one at a time, in the handler's context, with a `ping` every
+ * `pingIntervalMillis`: `subscribe` runs in the answer's scope and gives the effect that waits for
+ * the next event. No Stream: a plain loop and a timer fiber, for an answer held as long as an agent
+ * is connected (the reinitialization stream), where a merged stream's fibers and executors cost the
+ * server memory per agent.
+ */
+export const followEvents = <R>(
+  subscribe: Effect.Effect<Effect.Effect<ServerSentEvent>, never, R>,
+  options: { readonly pingIntervalMillis?: number | undefined } = {}
+): Effect.Effect<EventStreamAnswer, never, Exclude<R, Scope.Scope>> =>
+  Effect.map(Effect.context<Exclude<R, Scope.Scope>>(), (context) => {
+    const interval = options.pingIntervalMillis ?? DEFAULT_EVENT_STREAM_PING_MILLIS
+    const ping = formatEvent({ event: "ping" })
+    return new EventStreamAnswer((sink) =>
+      scopedInPlace(Effect.gen(function*() {
+        const next = yield* subscribe
+        yield* Effect.forkScoped(Effect.forever(Effect.delay(sink.write(ping), interval)))
+        while (true) yield* sink.write(formatEvent(yield* next))
+      })).pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning("An event stream failed", cause)),
+        Effect.mapInputContext((_: Context.Context<never>) => context)
       )
     )
   })

@@ -79,6 +79,8 @@ export interface WebSocketConnection {
    * Fails once the socket is closed.
    */
   readonly nextRoundTrip: Effect.Effect<number, WebSocketClosed>
+  /** The round trip of the latest answered keep-alive ping, in milliseconds; undefined before the first. */
+  readonly latestRoundTrip: () => number | undefined
 }
 
 /** Messages from a peer kept for `receive`, past which the socket stops reading. */
@@ -265,6 +267,8 @@ interface Live {
   fiber: Fiber.RuntimeFiber<void, never> | undefined
   /** When the unanswered ping was sent (`performance.now()`); undefined when none is. */
   pingSentAt: number | undefined
+  /** The latest round trip (`latestRoundTrip`). */
+  roundTrip: number | undefined
   /** Waiting for the next pong's round trip (`nextRoundTrip`). */
   readonly roundTripWaiters: Set<(ms: number | undefined) => void>
 }
@@ -391,6 +395,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         }),
       closed: Deferred.await(closed),
       receive,
+      latestRoundTrip: () => entry.roundTrip,
       nextRoundTrip: Effect.async<number, WebSocketClosed>((resume) => {
         if (ws.readyState !== ws.OPEN) return resume(Effect.fail(new WebSocketClosed({})))
         const waiter = (ms: number | undefined) =>
@@ -415,7 +420,14 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     // `ws` answers a bad handshake (version, key) with 400 itself.
     target.handleUpgrade(req, socket, head, (ws) => {
       const closed = Deferred.unsafeMake<void>(FiberId.none)
-      const entry: Live = { ws, alive: true, fiber: undefined, pingSentAt: undefined, roundTripWaiters: new Set() }
+      const entry: Live = {
+        ws,
+        alive: true,
+        fiber: undefined,
+        pingSentAt: undefined,
+        roundTrip: undefined,
+        roundTripWaiters: new Set()
+      }
       live.add(entry)
       timer ??= setInterval(sweep, options.pingIntervalMillis)
       timer.unref?.()
@@ -425,6 +437,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         if (entry.pingSentAt === undefined) return
         const ms = performance.now() - entry.pingSentAt
         entry.pingSentAt = undefined
+        entry.roundTrip = ms
         for (const resume of entry.roundTripWaiters) resume(ms)
         entry.roundTripWaiters.clear()
       })

@@ -12,7 +12,8 @@
  * `disconnected_at`. A connection that vanished without a close is found by the
  * {@link AgentConnectionMonitor}.
  */
-import { Clock, Duration, Effect, Either, Fiber, Layer, Option, ParseResult, Schedule, Schema } from "effect"
+import { Clock, Duration, Effect, Either, Layer, Option, ParseResult, Schedule, Schema } from "effect"
+import { scopedInPlace } from "../ContextOverlay.js"
 import type { BadRequest } from "../Errors.js"
 import { everyInterval } from "../Periodic.js"
 import { PubSub } from "../PubSub.js"
@@ -49,6 +50,11 @@ export interface AgentChannel {
    * connection closed. Absent: the transport measures none (the agent shows no latency).
    */
   readonly nextRoundTrip?: Effect.Effect<number | undefined> | undefined
+  /**
+   * The round trip of the transport's latest answered ping, read at each refresh, so that no fiber
+   * waits on every ping. Absent: a fiber follows `nextRoundTrip` for the later ones.
+   */
+  readonly latestRoundTrip?: (() => number | undefined) | undefined
 }
 
 /** An error answer's body. */
@@ -257,7 +263,9 @@ export const serveAgentConnection = (channel: AgentChannel) =>
     // others with each refresh.
     let latencyMs: number | undefined
     const nextRoundTrip = channel.nextRoundTrip
+    const latestRoundTrip = channel.latestRoundTrip
     if (nextRoundTrip !== undefined) {
+      // With `latestRoundTrip` this fiber ends at the first round trip; the refreshes read the latest.
       yield* Effect.gen(function*() {
         while (true) {
           const ms = yield* nextRoundTrip
@@ -265,17 +273,17 @@ export const serveAgentConnection = (channel: AgentChannel) =>
           const first = latencyMs === undefined
           latencyMs = ms
           if (first) yield* reports.measured(session, ms)
+          if (latestRoundTrip !== undefined) return
         }
       }).pipe(Effect.forkScoped)
     }
-    yield* Effect.suspend(() => reports.refresh(session, latencyMs)).pipe(
+    yield* Effect.suspend(() => reports.refresh(session, latestRoundTrip?.() ?? latencyMs)).pipe(
       Effect.delay(Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS)),
       Effect.repeat(Schedule.forever),
       Effect.forkScoped
     )
-    // The connection ends when the agent's build is replaced or its workspace deleted (its token stops working).
-    const ended = yield* Effect.forkScoped(reports.untilReplaced(session))
-    // A plain receive loop (a Stream's pull machinery cost about a tenth of a batch's CPU), raced with the replacement.
+    // A plain receive loop (a Stream's pull machinery cost about a tenth of a batch's CPU), raced with
+    // the replacement (the agent's build replaced or its workspace deleted: its token stops working).
     const serveMessages = Effect.gen(function*() {
       while (true) {
         const text = yield* channel.receive
@@ -284,14 +292,15 @@ export const serveAgentConnection = (channel: AgentChannel) =>
         if (answer !== undefined) yield* channel.send(answer)
       }
     })
-    yield* Effect.raceFirst(serveMessages, Effect.asVoid(Fiber.join(ended)))
-    const outcome: "replaced" | "closed" = Option.isSome(yield* Fiber.poll(ended)) ? "replaced" : "closed"
+    let replaced = false
+    yield* Effect.raceFirst(serveMessages, Effect.map(reports.untilReplaced(session), () => void (replaced = true)))
+    const outcome: "replaced" | "closed" = replaced ? "replaced" : "closed"
     return outcome
   }).pipe(
     Effect.ensuring(
       Effect.flatMap(Effect.all([AgentReports, CurrentAgent]), ([reports, session]) => reports.disconnected(session))
     ),
-    Effect.scoped,
+    scopedInPlace,
     span("AgentConnection.serve")
   )
 

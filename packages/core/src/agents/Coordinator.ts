@@ -14,8 +14,9 @@
  * (encoded once) through its outbox, plus one PubSub message: no per-message storage, nothing
  * quadratic. An outbox keeps, under backpressure, only the latest frame per peer.
  */
-import { Effect, Either, ExecutionStrategy, Exit, Fiber, Option, Queue, Schema, Scope } from "effect"
+import { Effect, Either, ExecutionStrategy, Exit, Option, Queue, Schema, Scope } from "effect"
 import { allowed, type CurrentActor } from "../Actor.js"
+import { scopedInPlace } from "../ContextOverlay.js"
 import { NotFound } from "../Errors.js"
 import { isUuid } from "../Ids.js"
 import { PubSub, PUBSUB_RESYNC, type PubSubShape } from "../PubSub.js"
@@ -522,7 +523,7 @@ export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Co
      * subscribed to that one agent at once (its check made before the upgrade), and no other.
      */
     const serveClient = (conn: PeerConnection, only?: string): Effect.Effect<void, never, CurrentActor> =>
-      Effect.scoped(Effect.gen(function*() {
+      scopedInPlace(Effect.gen(function*() {
         const out = makeOutbox()
         yield* Effect.forkScoped(out.run(conn.send))
         const client = yield* engine.connectClient(newClientId(), out)
@@ -576,19 +577,19 @@ export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Co
      * build, its workspace deleted, its token rotated), as the agent connection does.
      */
     const serveAgent = (conn: PeerConnection): Effect.Effect<"replaced" | "closed", never, CurrentAgent> =>
-      Effect.scoped(Effect.gen(function*() {
+      scopedInPlace(Effect.gen(function*() {
         const session = yield* CurrentAgent
         const out = makeOutbox()
         yield* Effect.forkScoped(out.run(conn.send))
         const handle = yield* engine.connectAgent(session.agent.id, out)
-        const replaced = yield* Effect.forkScoped(reports.untilReplaced(session))
         const served = Effect.forever(Effect.flatMap(conn.receive, (raw) => {
           const parsed = parseMessage(raw, decodeAgentMessage, AGENT_EXPECTED)
           if ("error" in parsed) return Effect.sync(() => pushError(out, parsed.error))
           return handle.updateNode(parsed.node!)
         }))
+        // Raced as it is, not forked first and joined: one fiber fewer for as long as the agent is connected.
         return yield* Effect.race(
-          Effect.as(Fiber.join(replaced), "replaced" as const),
+          Effect.as(reports.untilReplaced(session), "replaced" as const),
           Effect.orElseSucceed(served, () => "closed" as const)
         )
       })).pipe(Effect.orElseSucceed(() => "closed" as const), span("Coordinator.serveAgent"))

@@ -45,6 +45,24 @@ export class AgentReinit extends Effect.Service<AgentReinit>()("@workbay/core/Ag
       )
     }).pipe(span("AgentReinit.watch"))
 
-    return { watch } as const
+    /**
+     * The same events as {@link watch}, without a Stream: subscribes for the life of the scope and
+     * answers the effect that waits for the next event. A stream's pull machinery, held for as long
+     * as the agent is connected, cost some of the server's memory per agent (the route uses this).
+     */
+    const follow = Effect.gen(function*() {
+      const session = yield* CurrentAgent
+      const event = JSON.stringify(
+        ReinitializationEvent.make({ WorkspaceID: session.workspace.id, reason: AGENT_REINIT_PREBUILD_CLAIMED })
+      )
+      const messages = yield* pubsub.subscribe(agentReinitChannel(session.workspace.id))
+      const next: Effect.Effect<string> = Effect.flatMap(
+        messages.take,
+        (m) => (m === AGENT_REINIT_PREBUILD_CLAIMED ? Effect.succeed(event) : next)
+      )
+      return next
+    })
+
+    return { watch, follow } as const
   })
 }) {}

@@ -4,13 +4,14 @@ import {
   AgentManifests,
   AgentMetadataWatch,
   AgentReinit,
+  scopedInPlace,
   serveAgentConnection,
   withAppTunnel
 } from "@workbay/core"
 import { Effect, Stream } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
-import { eventStream } from "../ServerSentEvents.js"
+import { eventStream, followEvents } from "../ServerSentEvents.js"
 import { CloseCode, streamSession, upgradeWebSocket } from "../WebSocket.js"
 
 export const AgentRpcHttp = implement(WorkbayApi, "agentRpc", {
@@ -21,20 +22,22 @@ export const AgentRpcHttp = implement(WorkbayApi, "agentRpc", {
         // The peer's messages until the socket closes.
         receive: Effect.orElseSucceed(connection.receive, () => undefined),
         send: (text) => Effect.ignore(connection.send(text)),
-        nextRoundTrip: Effect.orElseSucceed(connection.nextRoundTrip, () => undefined)
+        nextRoundTrip: Effect.orElseSucceed(connection.nextRoundTrip, () => undefined),
+        latestRoundTrip: connection.latestRoundTrip
       }).pipe(
         Effect.flatMap(serveAgentConnection),
         Effect.flatMap((outcome) =>
           outcome === "replaced" ? connection.close(CloseCode.normal, AGENT_REPLACED_REASON) : Effect.void
         ),
-        Effect.scoped
+        // The session's scope over the handler's services, not a copy of them (some 7 KB a connected agent).
+        scopedInPlace
       )
     ),
   manifest: () => Effect.flatMap(AgentManifests, (m) => m.manifest),
   reinit: () =>
     Effect.flatMap(
-      Effect.flatMap(AgentReinit, (r) => r.watch),
-      (events) => eventStream(Stream.map(events, (data) => ({ event: "data", data })))
+      AgentReinit,
+      (r) => followEvents(Effect.map(r.follow, (next) => Effect.map(next, (data) => ({ event: "data", data }))))
     )
 })
 

@@ -296,6 +296,7 @@ export const createWorkspaces = async (ctx: Context, flags: CreateWorkspacesFlag
     const seconds = (performance.now() - started) / 1000
     // The hold is measured apart: the agents' requests while all of them run, without the ramp.
     const held = new Metrics()
+    stopProgress()
     if (holdMs > 0 && !interrupted) {
       agents.metrics = held
       process.stderr.write(`scaletest ${run}: holding ${ready} agents for ${holdMs / 1000} s\n`)

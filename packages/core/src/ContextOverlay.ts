@@ -1,0 +1,88 @@
+/**
+ * Contexts that look through to another instead of copying it. Effect's `Context.add` (and
+ * `Effect.scoped`, `Effect.provideService`, which merge) copies the whole map of services, about
+ * 150 entries and some 7 KB; a request's or a long-lived session's context made that way holds its
+ * copy as long as it lives (docs/agents.md, "The server's memory per agent").
+ */
+import { Context, Effect, Scope } from "effect"
+
+/**
+ * A map of services over `base`: its own entries on top, every other key read from `base`, so it
+ * is made at once. Everything Effect does with a context's map (get, has, size, iteration, copying
+ * into a new context) sees both layers.
+ */
+class OverlayServices extends Map<string, unknown> {
+  /** Both layers as one native map, made when something iterates (Effect copying the context), until the next set. */
+  private flat: Map<string, unknown> | undefined
+  constructor(private readonly base: ReadonlyMap<string, unknown>) {
+    super()
+  }
+  private all(): Map<string, unknown> {
+    if (this.flat === undefined) {
+      const flat = new Map(this.base)
+      for (const [key, value] of super.entries()) flat.set(key, value)
+      this.flat = flat
+    }
+    return this.flat
+  }
+  override get(key: string): unknown {
+    return super.has(key) ? super.get(key) : this.base.get(key)
+  }
+  override has(key: string): boolean {
+    return super.has(key) || this.base.has(key)
+  }
+  override set(key: string, value: unknown): this {
+    this.flat = undefined
+    return super.set(key, value)
+  }
+  override delete(key: string): boolean {
+    if (this.base.has(key)) throw new Error("An overlay cannot remove a service of the context below it.")
+    this.flat = undefined
+    return super.delete(key)
+  }
+  override get size(): number {
+    return this.all().size
+  }
+  override entries(): MapIterator<[string, unknown]> {
+    return this.all().entries()
+  }
+  override [Symbol.iterator](): MapIterator<[string, unknown]> {
+    return this.all().entries()
+  }
+  override keys(): MapIterator<string> {
+    return this.all().keys()
+  }
+  override values(): MapIterator<unknown> {
+    return this.all().values()
+  }
+  override forEach(f: (value: unknown, key: string, map: Map<string, unknown>) => void, thisArg?: unknown): void {
+    for (const [key, value] of this.all()) f.call(thisArg, value, key, this)
+  }
+}
+
+/** `Context.add(base, tag, service)` without copying `base`'s map (the new context looks through to it). */
+export const overlayContext = <R, I, S>(
+  base: Context.Context<R>,
+  tag: Context.Tag<I, S>,
+  service: S
+): Context.Context<R | I> => {
+  const services = new OverlayServices(base.unsafeMap)
+  services.set(tag.key, service)
+  return Context.unsafeMake(services)
+}
+
+/**
+ * `Effect.scoped` without copying the context: `effect` runs with a new scope over its caller's
+ * services (looked through, not copied), and the scope closes with its outcome. For the long-lived
+ * sessions (an agent's connections), where each copy would be held as long as the session lives.
+ */
+export const scopedInPlace = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<R, Scope.Scope>> =>
+  Effect.flatMap(Scope.make(), (scope) =>
+    Effect.onExit(
+      Effect.mapInputContext(
+        effect,
+        (context: Context.Context<Exclude<R, Scope.Scope>>) =>
+          overlayContext(context, Scope.Scope, scope) as Context.Context<R>
+      ),
+      (exit) => Scope.close(scope, exit)
+    ))
