@@ -349,6 +349,45 @@ export interface TrafficFlags {
 /** A printable payload of `n` bytes (no control characters, which a terminal would act on). */
 const payload = (n: number) => randomBytes(n).toString("base64").replace(/[^A-Za-z0-9]/g, "x").slice(0, n)
 
+/**
+ * Every `tickMs` until `until`: writes a fresh marker of `bytes` through `write` and times, as
+ * `kind`, until the output given to `feed` holds it (an error after 10 s, or once `closed`).
+ */
+const echoTicks = (
+  metrics: Metrics,
+  kind: string,
+  tick: { readonly bytes: number; readonly tickMs: number; readonly until: number },
+  write: (marker: string) => void,
+  closed: Promise<void>
+) => {
+  let seen = ""
+  let waiting: { marker: string; resolve: () => void } | undefined
+  const feed = (text: string) => {
+    seen = (seen + text).slice(-4 * tick.bytes - 1024)
+    if (waiting !== undefined && seen.includes(waiting.marker)) waiting.resolve()
+  }
+  const run = async () => {
+    while (Date.now() < tick.until) {
+      const marker = payload(Math.max(8, tick.bytes))
+      const echoed = new Promise<void>((resolve) => (waiting = { marker, resolve }))
+      const sent = performance.now()
+      write(marker)
+      const outcome = await Promise.race([
+        echoed.then(() => "ok" as const),
+        closed.then(() => "closed" as const),
+        sleep(10_000).then(() => "late" as const)
+      ])
+      const error = outcome === "ok" ? undefined : outcome === "closed" ? "the connection closed" : "no echo in 10 s"
+      metrics.record(kind, performance.now() - sent, error)
+      if (outcome === "closed") return
+      waiting = undefined
+      seen = ""
+      await sleep(Math.max(0, tick.tickMs - (performance.now() - sent)))
+    }
+  }
+  return { feed, run }
+}
+
 /** One terminal: each tick writes a line and times until the terminal echoed it. */
 const ptyTraffic = async (
   client: Client,
@@ -368,36 +407,18 @@ const ptyTraffic = async (
         command: "cat"
       })
   )
-  let seen = ""
-  let waiting: { marker: string; resolve: () => void } | undefined
-  ws.on("message", (data: Buffer) => {
-    seen = (seen + data.toString("utf8")).slice(-4 * bytes - 1024)
-    if (waiting !== undefined && seen.includes(waiting.marker)) waiting.resolve()
-  })
   const closed = new Promise<void>((resolve) => ws.once("close", () => resolve()))
+  const echo = echoTicks(
+    metrics,
+    "traffic:pty echo",
+    { bytes, tickMs, until },
+    (marker) => ws.send(JSON.stringify({ data: `${marker}\r` })),
+    closed
+  )
+  ws.on("message", (data: Buffer) => echo.feed(data.toString("utf8")))
   ws.resume()
   try {
-    while (Date.now() < until) {
-      const marker = payload(Math.max(8, bytes))
-      const echoed = new Promise<void>((resolve) => (waiting = { marker, resolve }))
-      const sent = performance.now()
-      ws.send(JSON.stringify({ data: `${marker}\r` }))
-      const outcome = await Promise.race([
-        echoed.then(() => "ok" as const),
-        closed.then(() => "closed" as const),
-        sleep(10_000).then(() => "late" as const)
-      ])
-      if (outcome === "ok") metrics.record("traffic:pty echo", performance.now() - sent)
-      else {metrics.record(
-          "traffic:pty echo",
-          performance.now() - sent,
-          outcome === "closed" ? "the terminal closed" : "no echo in 10 s"
-        )}
-      if (outcome === "closed") return
-      waiting = undefined
-      seen = ""
-      await sleep(Math.max(0, tickMs - (performance.now() - sent)))
-    }
+    await echo.run()
   } finally {
     ws.close(1000)
   }
@@ -471,23 +492,16 @@ const sshTraffic = async (
           ssh.connect({ sock, username: "scaletest", readyTimeout: 20_000 })
         })
     )
-    let seen = ""
-    let waiting: { marker: string; resolve: () => void } | undefined
-    channel.on("data", (d: Buffer) => {
-      seen = (seen + d.toString("utf8")).slice(-4 * bytes - 1024)
-      if (waiting !== undefined && seen.includes(waiting.marker)) waiting.resolve()
-    })
-    while (Date.now() < until) {
-      const marker = payload(Math.max(8, bytes))
-      const echoed = new Promise<void>((resolve) => (waiting = { marker, resolve }))
-      const sent = performance.now()
-      channel.write(`${marker}\n`)
-      const ok = await Promise.race([echoed.then(() => true), sleep(10_000).then(() => false)])
-      metrics.record("traffic:ssh echo", performance.now() - sent, ok ? undefined : "no echo in 10 s")
-      waiting = undefined
-      seen = ""
-      await sleep(Math.max(0, tickMs - (performance.now() - sent)))
-    }
+    const closed = new Promise<void>((resolve) => channel.once("close", () => resolve()))
+    const echo = echoTicks(
+      metrics,
+      "traffic:ssh echo",
+      { bytes, tickMs, until },
+      (m) => channel.write(`${m}\n`),
+      closed
+    )
+    channel.on("data", (d: Buffer) => echo.feed(d.toString("utf8")))
+    await echo.run()
     channel.end()
   } finally {
     ssh.end()
