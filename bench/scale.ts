@@ -87,6 +87,9 @@ interface Scaletest {
   readonly done: Promise<any>
 }
 
+/** The light agents' lines by kind, over every scaletest process of the run. */
+const diagnostics = new Map<string, number>()
+
 const scaletest = (args: ReadonlyArray<string>, env: Record<string, string>): Scaletest => {
   const child = spawn(process.execPath, [cli, "scaletest", ...args, "-o", "json"], {
     env: { ...process.env, ...env },
@@ -97,7 +100,14 @@ const scaletest = (args: ReadonlyArray<string>, env: Record<string, string>): Sc
   child.stdout!.on("data", (d) => (stdout += d))
   child.stderr!.on("data", (d) => {
     stderr += d
-    for (const line of String(d).trimEnd().split("\n")) if (/scaletest|failed|^agent:/.test(line)) log(line)
+    for (const line of String(d).trimEnd().split("\n")) {
+      if (line.startsWith("agent: ")) {
+        // The light agents' own lines (--verbose): counted by kind, ids and numbers left out.
+        const kind = line.replace(/^agent: agent of [0-9a-f-]+: /, "").replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "<id>")
+          .replace(/\d+/g, "N")
+        diagnostics.set(kind, (diagnostics.get(kind) ?? 0) + 1)
+      } else if (/scaletest|failed/.test(line)) log(line)
+    }
   })
   const done = new Promise<any>((resolve, reject) =>
     child.on("exit", (code) => {
@@ -240,6 +250,7 @@ const main = async () => {
       opts.concurrency!,
       "--hold",
       `${holdS}s`,
+      "--verbose",
       ...agentUrls
     ], cliEnv(first.url))
     const rampStarted = performance.now()
@@ -386,6 +397,14 @@ const main = async () => {
       `- Errors: create ${created.errors}, dashboard ${
         dashboardResults.map((d) => d.errors).join("+")
       }, traffic ${trafficResult.errors}, cleanup ${cleaned.errors} (${cleaned.workspaces_deleted} workspaces, ${cleaned.users_deleted} users deleted).`,
+      "",
+      "**What the light agents logged, by kind** (the most frequent 12)",
+      "",
+      "| count | line |",
+      "|---:|---|",
+      ...[...diagnostics.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, n]) =>
+        `| ${n} | ${k.slice(0, 160).replaceAll("|", "\\|")} |`
+      ),
       "",
       ...table("Agents while held (the window and the minute around it)", held),
       ...table("People on the dashboard", users),

@@ -20,7 +20,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { buildDashboard } from "../packages/dashboard/build.mjs"
 import { buildAgentBinaries } from "./agent-binaries.mjs"
-import { serverExternal, serverPlugins } from "./server-bundle.mjs"
+import { buildServerScripts, serverPlugins } from "./server-bundle.mjs"
 
 const outdir = "packages/server/dist"
 // This build's own files only: the test runs' bundles beside them (packages/server/test/bundles.ts,
@@ -41,23 +41,8 @@ const common = {
   conditions: ["@workbay/source"]
 }
 
-await build({
-  ...common,
-  entryPoints: ["packages/server/src/main.ts"],
-  outfile: join(outdir, "server.cjs"),
-  format: "cjs",
-  // The launcher runs this script with vm.Script (for the code cache), which has no loader for an
-  // `import()`: the on-demand libraries (core's OnDemand.ts: tar, jose, nodemailer, ...) are
-  // required instead, still on their first use (Node 20.19+ requires ES modules too).
-  supported: { "dynamic-import": false },
-  // Written for debugging (node --enable-source-maps); never read otherwise.
-  sourcemap: "linked",
-  // Native and optional modules, and the libraries loaded on demand, stay external and load from
-  // node_modules. dockerode is bundled without its BuildKit session (gRPC) and with ssh2 loaded only
-  // for an ssh:// daemon: they were about 40% of the start-up (scripts/server-bundle.mjs).
-  external: [...serverExternal],
-  plugins: serverPlugins
-})
+// The server's bundle and its launcher (scripts/server-bundle.mjs).
+await buildServerScripts(outdir, common)
 
 // The reference agent (packages/agent): one script its bin runs, and the credentials route names.
 await build({
@@ -108,13 +93,6 @@ try {
 } catch (e) {
   console.warn(`build: no dashboard, / will serve none (${e instanceof Error ? e.message : e})`)
 }
-
-await build({
-  ...common,
-  entryPoints: ["packages/server/src/launch.ts"],
-  outfile: join(outdir, "main.mjs"),
-  format: "esm"
-})
 
 /**
  * Starts the built server once on a throwaway database, sends it the requests

@@ -1,4 +1,5 @@
-// Types of scripts/server-bundle.mjs, for the tests' server bundle (packages/server/test/bundles.ts).
-import type { Plugin } from "esbuild"
+// Types of scripts/server-bundle.mjs, for the tests' server bundles (packages/server/test/bundles.ts, Bundle.test.ts).
+import type { BuildOptions, Plugin } from "esbuild"
 export declare const serverExternal: ReadonlyArray<string>
 export declare const serverPlugins: Array<Plugin>
+export declare const buildServerScripts: (outdir: string, common: BuildOptions) => Promise<void>

@@ -1,5 +1,7 @@
 // What the server's bundles leave out of the script, shared by `npm start`'s (scripts/build.mjs)
 // and the tests' (packages/server/test/bundles.ts): these load from node_modules when used.
+import { build } from "esbuild"
+import { join } from "node:path"
 import { dockerodeLean } from "./dockerode-lean.mjs"
 
 export const serverExternal = [
@@ -26,3 +28,35 @@ export const serverExternal = [
 
 /** dockerode without BuildKit's gRPC session, ssh2 loaded only for an ssh:// daemon (dockerode-lean.mjs). */
 export const serverPlugins = [dockerodeLean]
+
+/**
+ * `npm start`'s server in `outdir`: server.cjs (the bundle, CommonJS) and main.mjs (the launcher,
+ * packages/server/src/launch.ts, which compiles server.cjs with its code cache when there is one).
+ * scripts/build.mjs builds it into packages/server/dist; packages/server/test/Bundle.test.ts into a
+ * folder of its own, to run the real thing.
+ */
+export const buildServerScripts = async (outdir, common) => {
+  await build({
+    ...common,
+    entryPoints: ["packages/server/src/main.ts"],
+    outfile: join(outdir, "server.cjs"),
+    format: "cjs",
+    // The launcher runs this script with vm.Script (for the code cache), which has no loader for an
+    // `import()`: the on-demand libraries (core's OnDemand.ts: tar, jose, nodemailer, ...) are
+    // required instead, still on their first use (Node 20.19+ requires ES modules too).
+    supported: { "dynamic-import": false },
+    // Written for debugging (node --enable-source-maps); never read otherwise.
+    sourcemap: "linked",
+    // Native and optional modules, and the libraries loaded on demand, stay external and load from
+    // node_modules. dockerode is bundled without its BuildKit session (gRPC) and with ssh2 loaded only
+    // for an ssh:// daemon: they were about 40% of the start-up.
+    external: [...serverExternal],
+    plugins: serverPlugins
+  })
+  await build({
+    ...common,
+    entryPoints: ["packages/server/src/launch.ts"],
+    outfile: join(outdir, "main.mjs"),
+    format: "esm"
+  })
+}

@@ -70,9 +70,12 @@ const progress = (line: () => string) => {
 class Diagnostics {
   count = 0
   readonly first: Array<string> = []
+  /** `verbose`: each line also goes to standard error as it comes. */
+  constructor(private readonly verbose = false) {}
   readonly log = (line: string) => {
     this.count++
     if (this.first.length < 5) this.first.push(line)
+    if (this.verbose) process.stderr.write(`agent: ${line}\n`)
   }
 }
 
@@ -134,6 +137,7 @@ export interface CreateWorkspacesFlags {
   readonly timeout: string
   readonly org?: string
   readonly agentUrl: ReadonlyArray<string>
+  readonly verbose?: boolean
 }
 
 /** The daily cost of one workspace of the template's active version (its resources' costs). */
@@ -244,7 +248,7 @@ export const createWorkspaces = async (ctx: Context, flags: CreateWorkspacesFlag
   const { org, template } = await preflight(client, flags, count)
   const run = newRunId()
   const metrics = new Metrics()
-  const diagnostics = new Diagnostics()
+  const diagnostics = new Diagnostics(flags.verbose === true)
   const agents = new LightAgents(client, metrics, diagnostics.log, flags.agentUrl)
   const appUrl = parameters.find((p) => p.name === "app_url")?.value ?? "http://127.0.0.1:13337"
   agents.serveApp(appUrl)
@@ -344,6 +348,7 @@ export interface TrafficFlags {
   readonly runAgents?: boolean
   readonly run?: string
   readonly agentUrl: ReadonlyArray<string>
+  readonly verbose?: boolean
 }
 
 /** A printable payload of `n` bytes (no control characters, which a terminal would act on). */
@@ -517,7 +522,7 @@ export const workspaceTraffic = async (ctx: Context, flags: TrafficFlags): Promi
   const durationMs = parseDuration(flags.duration, "--duration")
   const client = ctx.client()
   const metrics = new Metrics()
-  const diagnostics = new Diagnostics()
+  const diagnostics = new Diagnostics(flags.verbose === true)
   const agents = new LightAgents(client, metrics, diagnostics.log, flags.agentUrl)
   const workspaces = (await scaletestWorkspaces(client, flags.run)).filter((w) =>
     w.latest_build.transition === "start" && w.latest_build.job.status === "succeeded"
