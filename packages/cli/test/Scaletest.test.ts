@@ -7,7 +7,7 @@
  * bounds, a member who may not make users. Counts and the output's shape are asserted, never
  * times.
  */
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
@@ -65,11 +65,12 @@ describe("workbay scaletest on SQLite", () => {
   let user: CliUser
   let deployment: Awaited<ReturnType<typeof setUp>>
   let env: Record<string, string>
+  const dataDir = tempDir("workbay-scaletest-data-")
 
   beforeAll(async () => {
     let bundle: string
     ;[server, bundle] = await Promise.all([
-      startServerProcess(["--data-dir", tempDir("workbay-scaletest-data-")], { DATABASE_URL: "" }),
+      startServerProcess(["--data-dir", dataDir], { DATABASE_URL: "" }),
       bundleCli()
     ])
     user = cliUser(bundle)
@@ -79,6 +80,7 @@ describe("workbay scaletest on SQLite", () => {
 
   afterAll(async () => {
     await server?.stop()
+    rmSync(dataDir, { recursive: true, force: true })
   })
 
   it("refuses a count out of bounds and a member who may not make users, before making anything", async () => {
