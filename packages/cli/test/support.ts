@@ -5,7 +5,7 @@
  */
 import { build } from "esbuild"
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -19,6 +19,11 @@ export const bundleCli = async (): Promise<string> => {
   // Under the checkout's node_modules, so that the packages left outside the bundle (the agent's
   // ssh2 and node-pty, which `workbay scaletest` loads) resolve as from an installed CLI.
   mkdirSync(cacheDir, { recursive: true })
+  // Bundles of earlier runs (a worker ends without a chance to remove its own): gone after two hours.
+  for (const old of readdirSync(cacheDir)) {
+    const path = join(cacheDir, old)
+    if (Date.now() - statSync(path).mtimeMs > 2 * 3_600_000) rmSync(path, { recursive: true, force: true })
+  }
   const outfile = join(mkdtempSync(join(cacheDir, "workbay-cli-bundle-")), "workbay.mjs")
   await build({
     entryPoints: [entry],
