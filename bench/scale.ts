@@ -14,9 +14,11 @@
 // the first agent to the window's start, over N. The run's figures go to bench/results/scale-<db>-<N>.md.
 //
 // Options: --count 2000 --concurrency 50 --replicas 1 --database-url postgres://... --window 120
-// --users 20 --terminals 200 --skip-build --no-write
+// --users 20 --terminals 200 --skip-build --no-write --profile (CPU profiles of each replica and of the agents'
+// process over the window: their top frames go to the report, the profiles to /tmp/workbay-scale-profiles)
+// --node-args="--trace-gc" (Node flags of the servers; their output then goes to the same folder)
 import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
@@ -37,6 +39,7 @@ import {
   sleep,
   writeReport
 } from "./lib.mjs"
+import { startProfile } from "./profile.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -48,6 +51,8 @@ const { values: opts } = parseArgs({
     users: { type: "string", default: "20" },
     terminals: { type: "string", default: "200" },
     "skip-build": { type: "boolean", default: false },
+    profile: { type: "boolean", default: false },
+    "node-args": { type: "string", default: "" },
     "no-write": { type: "boolean", default: false }
   }
 })
@@ -57,14 +62,22 @@ const replicaCount = Number(opts.replicas)
 const windowS = Number(opts.window)
 const cli = join(root, "packages/cli/bin/workbay.mjs")
 
-/** The CPU time (ms) of every process named `postgres` (the Postgres server's own processes). */
+/**
+ * The CPU time (ms) of the Postgres server: its live processes' own time, plus the time of the ones that
+ * ended (backends come and go with connections), which the postmaster holds as its children's time.
+ */
 const postgresCpuMs = (): number | undefined => {
   let total = 0
   let found = false
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue
-      total += cpuMs(pid) ?? 0
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+      if (!stat.includes("(postgres)")) continue
+      const fields = stat.replace(/^.*\) /, "").split(" ")
+      // Fields after the command (0-based here): ppid 1, utime 11, stime 12, cutime 13, cstime 14, in 10 ms ticks.
+      const postmaster = readFileSync(`/proc/${fields[1]}/comm`, "utf8").trim() !== "postgres"
+      total += (Number(fields[11]) + Number(fields[12]) + (postmaster ? Number(fields[13]) + Number(fields[14]) : 0)) *
+        10
       found = true
     } catch {
       // gone
@@ -90,8 +103,12 @@ interface Scaletest {
 /** The light agents' lines by kind, over every scaletest process of the run. */
 const diagnostics = new Map<string, number>()
 
-const scaletest = (args: ReadonlyArray<string>, env: Record<string, string>): Scaletest => {
-  const child = spawn(process.execPath, [cli, "scaletest", ...args, "-o", "json"], {
+const scaletest = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string>,
+  nodeArgs: ReadonlyArray<string> = []
+): Scaletest => {
+  const child = spawn(process.execPath, [...nodeArgs, cli, "scaletest", ...args, "-o", "json"], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
@@ -176,12 +193,26 @@ const main = async () => {
       dropDatabase = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
     }
     const replicas: Array<
-      { pid: number; base: string; url: string; metrics: string; child: ChildProcess; restart: () => Promise<void> }
+      {
+        pid: number
+        base: string
+        url: string
+        metrics: string
+        inspectPort: number
+        output: () => string
+        child: ChildProcess
+        restart: () => Promise<void>
+      }
     > = []
     for (let i = 0; i < replicaCount; i++) {
       const dir = await work.workbayDir(`replica-${i}`)
       const metricsPort = await freePort()
+      const inspectPort = await freePort()
       const args = {
+        nodeArgs: [
+          ...(opts.profile ? [`--inspect-port=${inspectPort}`] : []),
+          ...opts["node-args"]!.split(" ").filter((a) => a !== "")
+        ],
         args: [
           "--access-url",
           `http://127.0.0.1:${dir.port}`,
@@ -203,8 +234,11 @@ const main = async () => {
         base: dir.base,
         url: `http://127.0.0.1:${dir.port}`,
         metrics: `http://127.0.0.1:${metricsPort}/metrics`,
+        inspectPort,
+        output: s.output,
         restart: async () => {
           const again = await dir.start(args)
+          replica.output = again.output
           replica.pid = again.child.pid!
           replica.child = again.child
         }
@@ -240,19 +274,24 @@ const main = async () => {
 
     // ---- 1. the workspaces and their agents ----
     const holdS = windowS + 300
-    const create = scaletest([
-      "create-workspaces",
-      "--count",
-      String(count),
-      "--template",
-      "scaletest",
-      "--concurrency",
-      opts.concurrency!,
-      "--hold",
-      `${holdS}s`,
-      "--verbose",
-      ...agentUrls
-    ], cliEnv(first.url))
+    const agentsInspectPort = await freePort()
+    const create = scaletest(
+      [
+        "create-workspaces",
+        "--count",
+        String(count),
+        "--template",
+        "scaletest",
+        "--concurrency",
+        opts.concurrency!,
+        "--hold",
+        `${holdS}s`,
+        "--verbose",
+        ...agentUrls
+      ],
+      cliEnv(first.url),
+      opts.profile ? [`--inspect-port=${agentsInspectPort}`] : []
+    )
     const rampStarted = performance.now()
     while (!/holding \d+ agents/.test(create.stderr())) {
       if (create.child.exitCode !== null) break
@@ -268,6 +307,12 @@ const main = async () => {
     const rssAtWindow = replicas.map((r) => rssMb(r.pid) ?? 0)
     const cpu0 = replicas.map((r) => cpuMs(r.pid) ?? 0)
     const pg0 = postgresCpuMs()
+    const profiles = opts.profile
+      ? await Promise.all([
+        ...replicas.map(async (r, i) => ({ name: `replica-${i + 1}`, p: await startProfile(r.pid, r.inspectPort) })),
+        startProfile(create.child.pid!, agentsInspectPort).then((p: any) => ({ name: "agents", p }))
+      ])
+      : []
     const t0 = performance.now()
     const perReplicaUsers = Math.max(1, Math.round(Number(opts.users) / replicas.length))
     const dashboards = replicas.map((r) =>
@@ -292,6 +337,18 @@ const main = async () => {
       replicas.forEach((r, i) => (rssPeak[i] = Math.max(rssPeak[i]!, rssMb(r.pid) ?? 0)))
     }
     const seconds = (performance.now() - t0) / 1000
+    const profileDir = "/tmp/workbay-scale-profiles"
+    if (profiles.length > 0) mkdirSync(profileDir, { recursive: true })
+    const profileSummaries = await Promise.all(
+      profiles.map(async ({ name, p }) => ({
+        name,
+        summary: await p.stop(join(profileDir, `${name}-${count}-${Date.now()}.cpuprofile`))
+      }))
+    )
+    if (opts["node-args"] !== "") {
+      mkdirSync(profileDir, { recursive: true })
+      replicas.forEach((r, i) => writeFileSync(join(profileDir, `replica-${i + 1}-${count}.out`), r.output()))
+    }
     const cpu1 = replicas.map((r) => cpuMs(r.pid) ?? 0)
     const pg1 = postgresCpuMs()
     const metrics1 = await scrape()
@@ -366,9 +423,11 @@ const main = async () => {
       "Agents at the reference agent's default rates (stats every 30 s, two metadata items every 10 s, " +
       "start-up logs, an app health check every 30 s), spread over the replicas.",
       "",
-      `- Workspaces created: **${created.created}**; agents ready: **${created.agents_ready}** in ${
-        fmt(rampS)
-      } s (${created.errors} errors while creating).`,
+      `- Workspaces created: **${created.created}**; agents ready: **${created.agents_ready}** in ${fmt(rampS)} s (${
+        created.errors - (created.held_errors ?? 0)
+      } errors while creating; ${
+        created.held_errors ?? 0
+      } agent requests failed while held, the restart below included).`,
       `- Window: ${
         fmt(seconds, 0)
       } s with every agent connected, ${opts.users} people on the dashboard and ${trafficResult.workspaces} terminals typing 64 bytes every 100 ms.`,
@@ -409,7 +468,8 @@ const main = async () => {
       ...table("Agents while held (the window and the minute around it)", held),
       ...table("People on the dashboard", users),
       ...table("Terminals", trafficResult.requests),
-      ...table("Creating (the ramp)", created.requests)
+      ...table("Creating (the ramp)", created.requests),
+      ...profileSummaries.flatMap(({ name, summary }) => [`**CPU profile over the window: ${name}**`, "", summary, ""])
     ].join("\n")
     writeReport(report, `scale-${storage.toLowerCase()}-${replicaCount}x-${count}.md`, {
       write: !opts["no-write"],

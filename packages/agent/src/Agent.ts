@@ -86,6 +86,9 @@ export interface RunningAgent {
 
 const now = () => new Date().toISOString()
 
+/** How long collected metadata waits to be reported with what else is collected (the reference agent's 1 s). */
+const METADATA_REPORT_MS = 1000
+
 /** Runs `script` in `sh -c` within `timeoutSeconds`, answering its output (trimmed) or its error. */
 const collect = (script: string, timeoutSeconds: number, environment: ScriptEnvironment) =>
   new Promise<{ value: string; error: string }>((resolve) => {
@@ -362,12 +365,36 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     }
     void sendStats()
 
+    // Metadata, as the reference agent reports it: each item collected at its own interval, and what was
+    // collected within a second sent together (one report in flight at a time), so the items of one
+    // interval cost one call.
+    const collected = new Map<string, { collected_at: string; age: number; value: string; error: string }>()
+    let reportDue: NodeJS.Timeout | undefined
+    let reporting = false
+    const reportMetadata = async () => {
+      reportDue = undefined
+      if (stopped || session !== generation || collected.size === 0) return
+      if (reporting) return scheduleReport()
+      const metadata = [...collected].map(([key, result]) => ({ key, result }))
+      collected.clear()
+      reporting = true
+      await rpc.call("batch_update_metadata", { metadata }).catch((e) => log(`metadata: ${String(e)}`))
+      reporting = false
+    }
+    const scheduleReport = () => {
+      if (reportDue !== undefined) return
+      reportDue = setTimeout(() => {
+        timers.delete(reportDue!)
+        void reportMetadata()
+      }, METADATA_REPORT_MS)
+      reportDue.unref()
+      timers.add(reportDue)
+    }
     for (const m of manifest.metadata ?? []) {
       const collectOne = async () => {
         const result = await runner.metadata(m, environment)
-        await rpc.call("batch_update_metadata", {
-          metadata: [{ key: m.key, result: { collected_at: now(), age: 0, value: result.value, error: result.error } }]
-        }).catch((e) => log(`metadata ${m.key}: ${String(e)}`))
+        collected.set(m.key, { collected_at: now(), age: 0, value: result.value, error: result.error })
+        scheduleReport()
       }
       void collectOne()
       if (m.interval > 0) every(m.interval * 1000, () => void collectOne())

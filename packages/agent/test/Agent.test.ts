@@ -12,8 +12,10 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
+import { readEvents } from "../../http/test/sse.js"
+import { type Client, type ServiceTestServer, SESSION_HEADER, startWithOwner } from "../../http/test/support.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
+import { machineRunner, startAgent } from "../src/Agent.js"
 import { AGENT_COMMAND, eventually } from "./support.js"
 
 describe("the reference agent", () => {
@@ -139,6 +141,69 @@ describe("the reference agent", () => {
     expect(stopped.lifecycle_state).toBe("off")
     expect(stopped.status).toBe("disconnected")
     expect(readFileSync(join(workDir, "goodbye.txt"), "utf8")).toBe("bye\n")
+  })
+
+  it("collects each metadata item at its interval and reports the items collected together in one call", async () => {
+    const t = await makeTemplate(
+      srv,
+      owner,
+      orgId,
+      `resources:
+  - name: laptop
+    type: machine
+    agents:
+      - name: mine
+        external: true
+        directory: ${workDir}
+        metadata:
+          - { key: load, display_name: Load, script: "echo 0.5", interval: 1 }
+          - { key: disk, display_name: Disk, script: "echo 40%", interval: 1 }
+`
+    )
+    const w = await makeWorkspace(srv, owner, orgId, t.id)
+    const agentId =
+      (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "mine").id
+    const credentials = await owner.get(`/workspaces/${w.id}/external-agent/mine/credentials`)
+    const sse = await readEvents(`${srv.url}/api/v2/workspaceagents/${agentId}/watch-metadata`, {
+      [SESSION_HEADER]: owner.token!
+    })
+    let collections = 0
+    let reports = 0
+    const agent = await startAgent({
+      url: srv.url,
+      token: credentials.body.agent_token,
+      auth: "token",
+      directory: workDir,
+      logDir: workDir,
+      log: () => {},
+      runner: {
+        ...machineRunner,
+        metadata: async (item, environment) => {
+          collections++
+          return machineRunner.metadata(item, environment)
+        }
+      },
+      onCall: (type) => void (type === "batch_update_metadata" && reports++)
+    })
+    try {
+      // Both values arrive, as the script printed them.
+      const values = await eventually(
+        async () => {
+          const lists = sse.events.filter((e) => e.event === "data").map((e) => e.data as Array<any>)
+          return Object.fromEntries((lists.at(-1) ?? []).map((m) => [m.description.key, m.result.value]))
+        },
+        (v) => v.load === "0.5" && v.disk === "40%",
+        "the metadata values"
+      )
+      expect(values).toEqual({ load: "0.5", disk: "40%" })
+      await eventually(async () => collections, (n) => n >= 8, "eight collections")
+      // Two items of one interval: one call for the pair, not one per item (the reference agent's batching).
+      expect(reports).toBeGreaterThan(0)
+      expect(reports).toBeLessThanOrEqual(collections / 2 + 1)
+    } finally {
+      await agent.stop()
+      await sse.stop()
+    }
   })
 
   describe("when the service goes away", () => {

@@ -17,7 +17,8 @@
  *   an idle server's resident set, though a request leaves almost nothing
  *   alive. It keeps its initial size until the server has started, and may
  *   then grow to 4 MB semi-spaces (a load needs some room: at 1 MB every
- *   request in flight is promoted, and the old generation fills with them).
+ *   request in flight is promoted, and the old generation fills with them),
+ *   and to V8's 16 MB once the old generation is large (`youngMaxBytes`).
  * - The old generation's limit after each full collection is the live size
  *   times a factor V8 picks up to 4x when collections are cheap: after a load
  *   the heap holds 100 MB or more for about 20 MB alive. Once started, the
@@ -85,15 +86,20 @@ const module: { exports: { started?: Promise<void> } } = { exports: {} }
 // Called as Node calls a CommonJS module: `this` is `module.exports`.
 script.runInThisContext().call(module.exports, module.exports, createRequire(filename), module, filename, dir)
 
-const YOUNG_MAX_BYTES = 2 * 4 * 1024 * 1024
+const MB = 1024 * 1024
 const OLD_GROWING_PERCENT = 50
-const newSpaceBytes = () => getHeapSpaceStatistics().find((s) => s.space_name === "new_space")?.space_size ?? 0
+/** From this size of the old generation on, the young generation may grow to V8's own limit. */
+const LARGE_OLD_BYTES = 256 * MB
 
 /**
- * Once started: the old generation's factor, and growth of the young generation allowed while it
- * is below two 4 MB semi-spaces (V8 may also shrink it; growth is checked again after every
- * collection; steps taken before the check runs can overshoot, at most to V8's 16 MB).
+ * The young generation's allowed size: two 4 MB semi-spaces, or V8's two of 16 MB once the old
+ * generation is large (thousands of connected agents: at 4 MB a collection of the young generation
+ * ran 30 times a second, each scanning the old generation's pointers into it, and promoted enough of
+ * what was in flight that a full collection's marking held every answer for 0.4-0.7 s every 40 s).
  */
+const youngMaxBytes = (spaces: ReadonlyArray<{ space_name: string; space_size: number }>) =>
+  (spaces.find((s) => s.space_name === "old_space")?.space_size ?? 0) >= LARGE_OLD_BYTES ? 2 * 16 * MB : 2 * 4 * MB
+
 /** Delay from the start to the compacting collection: the first requests are answered first. */
 const COMPACT_AFTER_MS = 250
 
@@ -111,11 +117,18 @@ const compactOnce = () => {
   }
 }
 
+/**
+ * Once started: the old generation's factor, and growth of the young generation allowed while it
+ * is below its allowed size (V8 may also shrink it; growth is checked again after every
+ * collection; steps taken before the check runs can overshoot, at most to V8's 16 MB).
+ */
 const started = () => {
   setTimeout(compactOnce, COMPACT_AFTER_MS).unref()
   let growth = 1
   const check = () => {
-    const wanted = newSpaceBytes() < YOUNG_MAX_BYTES ? 2 : 1
+    const spaces = getHeapSpaceStatistics()
+    const young = spaces.find((s) => s.space_name === "new_space")?.space_size ?? 0
+    const wanted = young < youngMaxBytes(spaces) ? 2 : 1
     if (wanted !== growth) heapFlags(growth = wanted, OLD_GROWING_PERCENT)
   }
   heapFlags(growth, OLD_GROWING_PERCENT)

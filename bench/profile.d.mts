@@ -1,0 +1,3 @@
+// The CPU profile helpers (profile.mjs), as the TypeScript benches import them: untyped.
+export declare const startProfile: any
+export declare const summarize: any

@@ -1,0 +1,100 @@
+// CPU profiles of running processes, for the benches: a process started with `--inspect-port=P` opens
+// its inspector on SIGUSR1; the profiler is started and stopped over the inspector's WebSocket (the
+// Chrome DevTools protocol), so only a bench's measured window is profiled. The summary lists the
+// functions with the most self time and the most inclusive time (by name and source position).
+import { writeFileSync } from "node:fs"
+import WebSocket from "ws"
+import { sleep } from "./lib.mjs"
+
+/** Connects to the inspector of `pid` (started with `--inspect-port=port`), opening it with SIGUSR1. */
+const connect = async (pid, port) => {
+  process.kill(pid, "SIGUSR1")
+  for (let i = 0;; i++) {
+    try {
+      const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()
+      const ws = new WebSocket(list[0].webSocketDebuggerUrl, { maxPayload: 2 ** 31 })
+      await new Promise((resolve, reject) => {
+        ws.once("open", resolve)
+        ws.once("error", reject)
+      })
+      let id = 0
+      const pending = new Map()
+      ws.on("message", (data) => {
+        const m = JSON.parse(String(data))
+        if (m.id !== undefined && pending.has(m.id)) {
+          pending.get(m.id)(m)
+          pending.delete(m.id)
+        }
+      })
+      const call = (method, params = {}) =>
+        new Promise((resolve, reject) => {
+          const n = ++id
+          pending.set(n, (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result)))
+          ws.send(JSON.stringify({ id: n, method, params }))
+        })
+      return { call, close: () => ws.close() }
+    } catch (e) {
+      if (i > 50) throw e
+      await sleep(100)
+    }
+  }
+}
+
+/** Starts profiling the process; the returned `stop(file)` writes the profile and returns its summary. */
+export const startProfile = async (pid, port, { intervalUs = 1000 } = {}) => {
+  const session = await connect(pid, port)
+  await session.call("Profiler.enable")
+  await session.call("Profiler.setSamplingInterval", { interval: intervalUs })
+  await session.call("Profiler.start")
+  return {
+    stop: async (file) => {
+      const { profile } = await session.call("Profiler.stop")
+      session.close()
+      if (file !== undefined) writeFileSync(file, JSON.stringify(profile))
+      return summarize(profile)
+    }
+  }
+}
+
+const frameName = (f) =>
+  `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber + 1}:${f.columnNumber + 1}`
+
+/** The top `top` frames by self and by inclusive time, in percent of the profile's samples. */
+export const summarize = (profile, top = 25) => {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
+  const parent = new Map()
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
+  const counts = new Map()
+  for (const s of profile.samples) counts.set(s, (counts.get(s) ?? 0) + 1)
+  const total = profile.samples.length
+  const self = new Map()
+  const inclusive = new Map()
+  let idle = 0
+  for (const [id, n] of counts) {
+    const node = byId.get(id)
+    const name = frameName(node.callFrame)
+    if (node.callFrame.functionName === "(idle)") idle += n
+    self.set(name, (self.get(name) ?? 0) + n)
+    const seen = new Set()
+    for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+      const nm = frameName(byId.get(cur).callFrame)
+      if (seen.has(nm)) continue
+      seen.add(nm)
+      inclusive.set(nm, (inclusive.get(nm) ?? 0) + n)
+    }
+  }
+  const pct = (n) => ((n / total) * 100).toFixed(1)
+  const rows = (m) =>
+    [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, n]) => `| ${pct(n)}% | \`${k}\` |`)
+  return [
+    `${total} samples, ${pct(idle)}% idle.`,
+    "",
+    "| self | function |",
+    "|---:|---|",
+    ...rows(self),
+    "",
+    "| inclusive | function |",
+    "|---:|---|",
+    ...rows(inclusive)
+  ].join("\n")
+}
