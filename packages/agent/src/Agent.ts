@@ -81,6 +81,8 @@ export interface RunningAgent {
   readonly sessions: () => { readonly reconnectingPty: number; readonly ssh: number }
   /** The host key of the agent's SSH server, as a public key line (`ssh-ed25519 AAAA...`). */
   readonly sshPublicKey: () => string
+  /** Whether the agent connection (`/workspaceagents/me/rpc`) is open now. */
+  readonly connected: () => boolean
   readonly stop: () => Promise<void>
 }
 
@@ -477,6 +479,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     reportTaskOutput,
     sessions: () => streams.counts(),
     sshPublicKey: () => streams.sshPublicKey(),
+    connected: () => rpc.connected,
     stop: async () => {
       if (stopped) return
       // The stop scripts run whatever happens; their reports go only while the service answers.

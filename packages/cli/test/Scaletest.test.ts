@@ -157,7 +157,7 @@ describe("workbay scaletest on SQLite", () => {
     }
     expect(created.requests["agent:update_lifecycle"]).toMatchObject({ count: 40, errors: 0 })
     for (const kind of ["agent:update_stats", "agent:batch_update_metadata"]) {
-      expect((created.requests[kind]?.count ?? 0) + (created.held_requests[kind]?.count ?? 0), kind)
+      expect((created.requests[kind]?.count ?? 0) + ((created.held_requests as any)[kind]?.count ?? 0), kind)
         .toBeGreaterThan(0)
     }
     expect(created.requests["user:create user"]).toMatchObject({ count: 20, errors: 0 })

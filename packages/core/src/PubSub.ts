@@ -98,6 +98,8 @@ export interface Subscribers {
   /** Removes a subscriber and shuts its queue down; answers whether the channel has none left. */
   readonly remove: (channel: string, queue: Queue.Queue<string>) => Effect.Effect<boolean>
   readonly channels: () => ReadonlyArray<string>
+  /** Whether `channel` has a subscriber. */
+  readonly has: (channel: string) => boolean
 }
 
 export const makeSubscribers = (): Subscribers => {
@@ -127,7 +129,8 @@ export const makeSubscribers = (): Subscribers => {
         byChannel.delete(channel)
         return true
       }),
-    channels: () => [...byChannel.keys()]
+    channels: () => [...byChannel.keys()],
+    has: (channel) => byChannel.has(channel)
   }
 }
 

@@ -12,7 +12,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { checkChannel, checkMessage, makeSubscribers, PubSub, PUBSUB_RESYNC, type PubSubShape } from "@workbay/core"
-import { Duration, Effect, Either, Layer, Runtime } from "effect"
+import { Deferred, Duration, Effect, Either, Layer, Runtime } from "effect"
 import pg from "pg"
 
 export interface PostgresPubSubOptions {
@@ -42,6 +42,13 @@ export const make = (options: PostgresPubSubOptions) =>
     let closed = false
     let retry: ReturnType<typeof setTimeout> | undefined
     let backoff = 500
+    /** The channels LISTENed on the current connection. */
+    const listened = new Set<string>()
+    /** Channels whose first subscriber came or last one left since the last sync. */
+    const marked = new Set<string>()
+    /** First subscribers waiting for their channel's LISTEN. */
+    const waiters = new Map<string, Array<Deferred.Deferred<void, unknown>>>()
+    let syncing = false
 
     const query = (c: pg.Client, text: string) =>
       Effect.tryPromise({ try: () => c.query(text), catch: (cause) => cause })
@@ -54,6 +61,7 @@ export const make = (options: PostgresPubSubOptions) =>
     const lost = (c: pg.Client, reason: unknown) => {
       if (c !== client) return
       client = undefined
+      listened.clear()
       c.end().catch(() => undefined)
       runFork(Effect.logWarning("PubSub: the Postgres listening connection was lost", reason))
       scheduleReconnect()
@@ -107,12 +115,15 @@ export const make = (options: PostgresPubSubOptions) =>
         )
       }
       client = c
+      listened.clear()
+      for (const ch of channels) listened.add(ch)
       return c
     })
 
     yield* Effect.addFinalizer(() =>
       lock.withPermits(1)(Effect.suspend(() => {
         closed = true
+        sync()
         if (retry !== undefined) clearTimeout(retry)
         const c = client
         client = undefined
@@ -129,32 +140,90 @@ export const make = (options: PostgresPubSubOptions) =>
         )
       )
 
+    // LISTEN and UNLISTEN, coalesced: a channel's first subscriber and its last one's leaving mark
+    // it; one query then brings every marked channel to what its subscribers want. Thousands of
+    // agents connecting (or a replica closing their sessions at shutdown) cost a few queries, not a
+    // round trip each under the lock. A first subscriber waits for its LISTEN; a leaving one does not.
+
+    const syncOnce = Effect.gen(function*() {
+      const batch = [...marked]
+      marked.clear()
+      const waiting = batch.flatMap((ch) => {
+        const ws = waiters.get(ch) ?? []
+        waiters.delete(ch)
+        return ws
+      })
+      const result = yield* Effect.either(Effect.gen(function*() {
+        if (client === undefined) {
+          if (subscribers.channels().length === 0) return
+          // A new connection listens to every channel that has subscribers.
+          yield* connect
+          return
+        }
+        const listen = batch.filter((ch) => subscribers.has(ch) && !listened.has(ch))
+        const unlisten = batch.filter((ch) => !subscribers.has(ch) && listened.has(ch))
+        if (listen.length + unlisten.length === 0) return
+        yield* query(
+          client,
+          [
+            ...listen.map((ch) => `LISTEN ${quoted(prefix + ch)}`),
+            ...unlisten.map((ch) => `UNLISTEN ${quoted(prefix + ch)}`)
+          ]
+            .join("; ")
+        )
+        for (const ch of listen) listened.add(ch)
+        for (const ch of unlisten) listened.delete(ch)
+      }))
+      for (const w of waiting) {
+        yield* Either.isLeft(result) ? Deferred.fail(w, result.left) : Deferred.succeed(w, undefined)
+      }
+    })
+
+    /** Runs the syncs until nothing is marked (one at a time, under the lock with reconnections). */
+    const sync = () => {
+      if (closed) {
+        // Closing: no connection is opened again; whoever waits goes on (nothing more arrives).
+        marked.clear()
+        for (const ws of waiters.values()) for (const w of ws) Effect.runSync(Deferred.succeed(w, undefined))
+        waiters.clear()
+        return
+      }
+      if (syncing) return
+      syncing = true
+      runFork(
+        lock.withPermits(1)(Effect.suspend(function loop(): Effect.Effect<void> {
+          return marked.size === 0 ? Effect.void : Effect.zipRight(syncOnce, Effect.suspend(loop))
+        })).pipe(Effect.ensuring(Effect.sync(() => {
+          syncing = false
+          if (marked.size > 0) sync()
+        })))
+      )
+    }
+
     const subscribe: PubSubShape["subscribe"] = (channel) =>
       Effect.zipRight(
         checkChannel(channel),
         Effect.acquireRelease(
-          lock.withPermits(1)(Effect.gen(function*() {
+          Effect.gen(function*() {
             const { queue, first } = yield* subscribers.add(channel)
-            // A new connection listens to every channel, this one included.
-            const listening = client === undefined
-              ? connect
-              : first
-              ? query(client, `LISTEN ${quoted(prefix + channel)}`)
-              : Effect.void
-            const result = yield* Effect.either(listening)
+            if (!first && listened.has(channel) && client !== undefined) return queue
+            const listening = yield* Deferred.make<void, unknown>()
+            waiters.set(channel, [...(waiters.get(channel) ?? []), listening])
+            marked.add(channel)
+            sync()
+            const result = yield* Effect.either(Deferred.await(listening))
             if (Either.isLeft(result)) {
               yield* subscribers.remove(channel, queue)
               return yield* Effect.die(result.left)
             }
             return queue
-          })),
+          }),
           (queue) =>
-            lock.withPermits(1)(Effect.gen(function*() {
-              const last = yield* subscribers.remove(channel, queue)
-              if (last && client !== undefined) {
-                yield* Effect.ignore(query(client, `UNLISTEN ${quoted(prefix + channel)}`))
-              }
-            }))
+            Effect.map(subscribers.remove(channel, queue), (last) => {
+              if (!last) return
+              marked.add(channel)
+              sync()
+            })
         )
       )
 

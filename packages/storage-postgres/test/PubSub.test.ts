@@ -7,7 +7,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, inject, it } from "@effect/vitest"
 import { PubSub, PUBSUB_RESYNC } from "@workbay/core"
 import * as Postgres from "@workbay/storage-postgres"
-import { Chunk, Context, Effect, Layer, Queue } from "effect"
+import { Chunk, Context, Effect, Exit, Layer, Queue, Scope } from "effect"
 import { randomBytes } from "node:crypto"
 
 const url = inject("workbayPgUrl")
@@ -77,6 +77,55 @@ describe.skipIf(url === null)("PubSub on Postgres", () => {
       expect(yield* take(onA, 1)).toEqual(["own"])
       yield* Effect.sleep("100 millis")
       expect(Chunk.toArray(yield* Queue.takeAll(onA))).toEqual([])
+    }))
+
+  it.scopedLive("coalesces the LISTENs of many first subscribers, and the UNLISTENs when they leave, into few statements", () =>
+    Effect.gen(function*() {
+      const schema = `t_${randomBytes(8).toString("hex")}`
+      const scope = yield* Effect.scope
+      const a = yield* Layer.buildWithScope(replica(schema), scope)
+      const b = yield* Layer.buildWithScope(replica(schema), scope)
+      const pa = Context.get(a, PubSub)
+      const pb = Context.get(b, PubSub)
+      const sql = Context.get(b, SqlClient.SqlClient)
+      const tag = randomBytes(6).toString("hex")
+      const channels = Array.from({ length: 300 }, (_, i) => `agent_${tag}_${i}`)
+      // The listening connection's latest statement (it names this test's channels).
+      const latest = Effect.map(
+        sql<{ query: string }>`SELECT query FROM pg_stat_activity
+          WHERE application_name = 'workbay-pubsub' AND query LIKE ${`%${tag}%`}`,
+        (rows) => rows[0]?.query ?? ""
+      )
+      const count = (text: string, word: string) => text.split("; ").filter((st) => st.startsWith(word)).length
+
+      const subscriptions = yield* Scope.make()
+      const queues = yield* Effect.forEach(channels, (ch) => Scope.extend(pa.subscribe(ch), subscriptions), {
+        concurrency: "unbounded"
+      })
+      // Each first subscriber waited for its LISTEN: every channel hears at once.
+      yield* Effect.forEach(channels, (ch, i) => pb.publish(ch, String(i)), { discard: true })
+      for (const [i, q] of queues.entries()) expect(yield* take(q, 1)).toEqual([String(i)])
+      // One statement listened to many channels (one per subscriber would name one).
+      expect(count(yield* latest, "LISTEN")).toBeGreaterThan(1)
+
+      // A subscriber leaving and another coming to the same channel at once: the channel still hears.
+      yield* Effect.scoped(pa.subscribe("again"))
+      const again = yield* pa.subscribe("again")
+
+      // All of them leave: their UNLISTENs go out together, without anyone waiting for them.
+      yield* Scope.close(subscriptions, Exit.void)
+      let unlistened = 0
+      for (let i = 0; i < 100 && unlistened === 0; i++) {
+        unlistened = count(yield* latest, "UNLISTEN")
+        if (unlistened === 0) yield* Effect.sleep("50 millis")
+      }
+      expect(unlistened).toBeGreaterThan(1)
+      yield* pb.publish("again", "heard")
+      expect(yield* take(again, 1)).toEqual(["heard"])
+      // A channel whose subscribers left can be subscribed again.
+      const back = yield* pa.subscribe(channels[0]!)
+      yield* pb.publish(channels[0]!, "back")
+      expect(yield* take(back, 1)).toEqual(["back"])
     }))
 
   it.scopedLive("reopens a dropped listening connection, tells subscribers to re-read, and hears again", () =>

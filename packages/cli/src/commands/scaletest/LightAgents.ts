@@ -75,6 +75,13 @@ export class LightAgents {
     return this.running.length
   }
 
+  /** How many of the agents have their agent connection open now. */
+  get connected(): number {
+    let n = 0
+    for (const a of this.running) if (a.connected()) n++
+    return n
+  }
+
   /** Serves the echo app at `url` when it is a local address not served yet (another process may serve it). */
   serveApp(url: string) {
     let u: URL

@@ -304,7 +304,14 @@ export const createWorkspaces = async (ctx: Context, flags: CreateWorkspacesFlag
     if (holdMs > 0 && !interrupted) {
       agents.metrics = held
       process.stderr.write(`scaletest ${run}: holding ${ready} agents for ${holdMs / 1000} s\n`)
-      await Promise.race([sleep(holdMs), stopped])
+      // While held, checked each second: how many agents have their connection open, when it changed
+      // (a replica's restart shows here).
+      let shown = ready
+      const connectedLines = setInterval(() => {
+        const now = agents.connected
+        if (now !== shown) process.stderr.write(`scaletest ${run}: ${shown = now} of ${ready} agents connected\n`)
+      }, 1000)
+      await Promise.race([sleep(holdMs), stopped]).finally(() => clearInterval(connectedLines))
     }
     stopProgress()
     for (const f of failures.slice(0, 10)) process.stderr.write(`failed: ${f}\n`)
