@@ -16,7 +16,8 @@
 // Options: --count 2000 --concurrency 50 --replicas 1 --database-url postgres://... --window 120
 // --users 20 --terminals 200 --skip-build --no-write --profile (CPU profiles of each replica and of the agents'
 // process over the window: their top frames go to the report, the profiles to /tmp/workbay-scale-profiles)
-// --node-args="--trace-gc" (Node flags of the servers; their output then goes to the same folder)
+// --node-args="--trace-gc" (Node flags of the servers; their output then goes to the same folder), and
+// --agents-node-args="..." (of the process running the agents; likewise)
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
@@ -53,6 +54,7 @@ const { values: opts } = parseArgs({
     "skip-build": { type: "boolean", default: false },
     profile: { type: "boolean", default: false },
     "node-args": { type: "string", default: "" },
+    "agents-node-args": { type: "string", default: "" },
     "no-write": { type: "boolean", default: false }
   }
 })
@@ -96,6 +98,7 @@ const metric = (text: string, name: string): number =>
 interface Scaletest {
   readonly child: ChildProcess
   readonly stderr: () => string
+  readonly stdout: () => string
   /** The JSON summary, once it ended. */
   readonly done: Promise<any>
 }
@@ -129,7 +132,9 @@ const scaletest = (
   const done = new Promise<any>((resolve, reject) =>
     child.on("exit", (code) => {
       try {
-        resolve(JSON.parse(stdout))
+        // The summary is the last JSON object (Node flags such as --trace-gc also write lines there).
+        const start = stdout.lastIndexOf("\n{") + 1
+        resolve(JSON.parse(stdout.slice(start)))
       } catch {
         reject(new Error(`scaletest ${args[0]} exited ${code} without a summary:\n${stderr.slice(-2000)}`))
       }
@@ -137,7 +142,7 @@ const scaletest = (
   )
   // Awaited later: a failure before then must not end the bench before its cleanup.
   done.catch(() => {})
-  return { child, stderr: () => stderr, done }
+  return { child, stderr: () => stderr, stdout: () => stdout, done }
 }
 
 /** How many agents the held run reported ready (from its progress lines). */
@@ -348,6 +353,10 @@ const main = async () => {
         summary: await p.stop(join(profileDir, `${name}-${count}-${Date.now()}.cpuprofile`))
       }))
     )
+    if (opts["agents-node-args"] !== "") {
+      mkdirSync(profileDir, { recursive: true })
+      writeFileSync(join(profileDir, `agents-${count}.out`), create.stdout() + create.stderr())
+    }
     if (opts["node-args"] !== "") {
       mkdirSync(profileDir, { recursive: true })
       replicas.forEach((r, i) => writeFileSync(join(profileDir, `replica-${i + 1}-${count}.out`), r.output()))

@@ -9,21 +9,18 @@ import { Context, Effect, Scope } from "effect"
 /**
  * A map of services over `base`: its own entries on top, every other key read from `base`, so it
  * is made at once. Everything Effect does with a context's map (get, has, size, iteration, copying
- * into a new context) sees both layers.
+ * into a new context) sees both layers. Iterating walks both layers each time rather than keeping
+ * a merged copy: a context lives as long as its session, and a kept copy of some 7 KB per overlay
+ * was most of what an agent's sessions held (bench/results/agent-memory.md).
  */
 class OverlayServices extends Map<string, unknown> {
-  /** Both layers as one native map, made when something iterates (Effect copying the context), until the next set. */
-  private flat: Map<string, unknown> | undefined
   constructor(private readonly base: ReadonlyMap<string, unknown>) {
     super()
   }
-  private all(): Map<string, unknown> {
-    if (this.flat === undefined) {
-      const flat = new Map(this.base)
-      for (const [key, value] of super.entries()) flat.set(key, value)
-      this.flat = flat
-    }
-    return this.flat
+  private *both(): Generator<[string, unknown], undefined, unknown> {
+    for (const [key, value] of this.base) yield [key, super.has(key) ? super.get(key) : value]
+    for (const [key, value] of super.entries()) if (!this.base.has(key)) yield [key, value]
+    return undefined
   }
   override get(key: string): unknown {
     return super.has(key) ? super.get(key) : this.base.get(key)
@@ -31,32 +28,37 @@ class OverlayServices extends Map<string, unknown> {
   override has(key: string): boolean {
     return super.has(key) || this.base.has(key)
   }
-  override set(key: string, value: unknown): this {
-    this.flat = undefined
-    return super.set(key, value)
-  }
   override delete(key: string): boolean {
     if (this.base.has(key)) throw new Error("An overlay cannot remove a service of the context below it.")
-    this.flat = undefined
     return super.delete(key)
   }
   override get size(): number {
-    return this.all().size
+    let own = 0
+    for (const key of super.keys()) if (!this.base.has(key)) own++
+    return this.base.size + own
   }
   override entries(): MapIterator<[string, unknown]> {
-    return this.all().entries()
+    return this.both() as MapIterator<[string, unknown]>
   }
   override [Symbol.iterator](): MapIterator<[string, unknown]> {
-    return this.all().entries()
+    return this.both() as MapIterator<[string, unknown]>
   }
   override keys(): MapIterator<string> {
-    return this.all().keys()
+    const both = this.both()
+    return (function*() {
+      for (const [key] of both) yield key
+      return undefined
+    })() as MapIterator<string>
   }
   override values(): MapIterator<unknown> {
-    return this.all().values()
+    const both = this.both()
+    return (function*() {
+      for (const [, value] of both) yield value
+      return undefined
+    })() as MapIterator<unknown>
   }
   override forEach(f: (value: unknown, key: string, map: Map<string, unknown>) => void, thisArg?: unknown): void {
-    for (const [key, value] of this.all()) f.call(thisArg, value, key, this)
+    for (const [key, value] of this.both()) f.call(thisArg, value, key, this)
   }
 }
 
