@@ -41,7 +41,8 @@ describe("the reference agent", () => {
     rmSync(workDir, { recursive: true, force: true })
   })
 
-  const template = () =>
+  /** A template of one external agent `mine` in the test's folder, with `more` of its settings. */
+  const oneAgent = (more: string) =>
     `resources:
   - name: laptop
     type: machine
@@ -49,7 +50,10 @@ describe("the reference agent", () => {
       - name: mine
         external: true
         directory: ${workDir}
-        env: { GREETING: hello }
+${more}`
+
+  const template = () =>
+    oneAgent(`        env: { GREETING: hello }
         apps:
           - slug: web
             url: http://127.0.0.1:${appPort}
@@ -62,7 +66,7 @@ describe("the reference agent", () => {
           - display_name: Goodbye
             script: "echo bye > goodbye.txt"
             run_on_stop: true
-`
+`)
 
   /** Starts the agent the way a user would: the credentials route's command, run in a shell-less spawn. */
   const runCredentialsCommand = async (workspaceId: string) => {
@@ -148,17 +152,10 @@ describe("the reference agent", () => {
       srv,
       owner,
       orgId,
-      `resources:
-  - name: laptop
-    type: machine
-    agents:
-      - name: mine
-        external: true
-        directory: ${workDir}
-        metadata:
+      oneAgent(`        metadata:
           - { key: load, display_name: Load, script: "echo 0.5", interval: 1 }
           - { key: disk, display_name: Disk, script: "echo 40%", interval: 1 }
-`
+`)
     )
     const w = await makeWorkspace(srv, owner, orgId, t.id)
     const agentId =

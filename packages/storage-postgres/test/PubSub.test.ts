@@ -19,15 +19,19 @@ const take = (q: Queue.Dequeue<string>, n: number) =>
     Effect.timeout("5 seconds")
   )
 
+/** Two replicas of one deployment (a schema of their own) in the test's scope, and their PubSubs. */
+const twoReplicas = Effect.gen(function*() {
+  const schema = `t_${randomBytes(8).toString("hex")}`
+  const scope = yield* Effect.scope
+  const a = yield* Layer.buildWithScope(replica(schema), scope)
+  const b = yield* Layer.buildWithScope(replica(schema), scope)
+  return { a, b, pa: Context.get(a, PubSub), pb: Context.get(b, PubSub) }
+})
+
 describe.skipIf(url === null)("PubSub on Postgres", () => {
   it.scopedLive("two replicas see each other's messages; one LISTEN serves many subscribers", () =>
     Effect.gen(function*() {
-      const schema = `t_${randomBytes(8).toString("hex")}`
-      const scope = yield* Effect.scope
-      const a = yield* Layer.buildWithScope(replica(schema), scope)
-      const b = yield* Layer.buildWithScope(replica(schema), scope)
-      const pa = Context.get(a, PubSub)
-      const pb = Context.get(b, PubSub)
+      const { pa, pb } = yield* twoReplicas
 
       const onA = yield* pa.subscribe("job_logs_x")
       const onA2 = yield* pa.subscribe("job_logs_x")
@@ -46,12 +50,7 @@ describe.skipIf(url === null)("PubSub on Postgres", () => {
 
   it.scopedLive("a subscriber that leaves does not stop another on the same channel; publish in a transaction leaves on commit", () =>
     Effect.gen(function*() {
-      const schema = `t_${randomBytes(8).toString("hex")}`
-      const scope = yield* Effect.scope
-      const a = yield* Layer.buildWithScope(replica(schema), scope)
-      const b = yield* Layer.buildWithScope(replica(schema), scope)
-      const pa = Context.get(a, PubSub)
-      const pb = Context.get(b, PubSub)
+      const { b, pa, pb } = yield* twoReplicas
       const stays = yield* pa.subscribe("chan")
       yield* Effect.scoped(pa.subscribe("chan"))
       yield* pb.publish("chan", "still here")
@@ -81,12 +80,7 @@ describe.skipIf(url === null)("PubSub on Postgres", () => {
 
   it.scopedLive("coalesces the LISTENs of many first subscribers, and the UNLISTENs when they leave, into few statements", () =>
     Effect.gen(function*() {
-      const schema = `t_${randomBytes(8).toString("hex")}`
-      const scope = yield* Effect.scope
-      const a = yield* Layer.buildWithScope(replica(schema), scope)
-      const b = yield* Layer.buildWithScope(replica(schema), scope)
-      const pa = Context.get(a, PubSub)
-      const pb = Context.get(b, PubSub)
+      const { b, pa, pb } = yield* twoReplicas
       const sql = Context.get(b, SqlClient.SqlClient)
       const tag = randomBytes(6).toString("hex")
       const channels = Array.from({ length: 300 }, (_, i) => `agent_${tag}_${i}`)
