@@ -91,6 +91,36 @@ describe("tracing with the embedder's tracer", () => {
     expect(JSON.stringify(recorded.map((s) => [...s.attributes]))).not.toContain("not-a-token")
   })
 
+  it("takes up a valid W3C traceparent as the request span's parent, and ignores an invalid one", async () => {
+    recorded.length = 0
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736"
+    const parentSpanId = "00f067aa0ba902b7"
+    const headers = (traceparent: string) => ({ [SESSION_HEADER]: owner.token!, traceparent })
+    const me = `${srv.url}/api/v2/users/me`
+    expect((await fetch(me, { headers: headers(`00-${traceId}-${parentSpanId}-01`) })).status).toBe(200)
+    for (
+      const bad of [
+        `00-${"0".repeat(32)}-${parentSpanId}-01`,
+        `00-${traceId}-${"0".repeat(16)}-01`,
+        `ff-${traceId}-${parentSpanId}-01`,
+        `00-${traceId.slice(1)}-${parentSpanId}-01`,
+        "not a trace context"
+      ]
+    ) expect((await fetch(me, { headers: headers(bad) })).status).toBe(200)
+    const roots = recorded.filter((s) => s.kind === "server")
+    expect(roots).toHaveLength(6)
+    const [taken, ...ignored] = roots
+    expect(taken!.traceId).toBe(traceId)
+    expect(parentId(taken!)).toBe(parentSpanId)
+    // The request's own spans are in the caller's trace, under the request's span.
+    const { spans, ancestors } = traceOf(taken!)
+    expect(spans.some((s) => s.name === "Users.get" && ancestors(s).includes(taken!.name))).toBe(true)
+    for (const root of ignored) {
+      expect(Option.isNone(root.parent)).toBe(true)
+      expect(root.traceId).not.toBe(traceId)
+    }
+  })
+
   it("records a span per provisioner job run, with the job's id, type and provisioner", async () => {
     const version = await createVersion(srv, owner, orgId, FULL_TEMPLATE)
     expect(version.status).toBe(201)

@@ -191,7 +191,9 @@ export const makeDispatcher = <R>(
     const route = found.store as CompiledRoute
     if (seen !== undefined) seen.route = route.template
     const requestId = randomUUID()
-    const traced = tracing.enabled ? tracing.start(req.method, route.template, requestId, respond, accept) : undefined
+    const traced = tracing.enabled
+      ? tracing.start(req.method, route.template, requestId, header(req.headers, "traceparent"), respond, accept)
+      : undefined
     if (traced !== undefined) ({ respond, accept } = traced)
     const exchange = makeExchange(req, requestId, resolved)
     // A route that takes callers answers a request without a token at once.

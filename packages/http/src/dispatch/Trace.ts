@@ -4,8 +4,11 @@
  * fiber records (service calls, SQL statements), ended when the answer is written, with the
  * status it carries. It records the method, the route's template, the status, the request's id
  * and the caller's user id: never the path as sent, the query or a header (they may carry tokens).
+ * A valid W3C `traceparent` header makes the span a child of the caller's (its trace id and parent
+ * span id, as any OpenTelemetry server takes them up); an invalid one is ignored.
  * Off (Effect's built-in tracer), nothing here runs.
  */
+import { Headers, HttpTraceContext } from "@effect/platform"
 import { type Actor, CurrentActor } from "@workbay/core"
 import { Context, Effect, Exit, Option, Runtime, Tracer } from "effect"
 import type { WebSocketUpgrade } from "../WebSocket.js"
@@ -22,24 +25,37 @@ export interface TracedRequest {
 export interface RequestTracing {
   /** Whether requests are traced (else `start` need not be called). */
   readonly enabled: boolean
-  /** Starts the span of a request to the route `template`. */
+  /** Starts the span of a request to the route `template` (`traceparent`: the request's header). */
   readonly start: (
     method: string,
     template: string,
     requestId: string,
+    traceparent: string | undefined,
     respond: (r: RawResponse) => void,
     accept: ((u: WebSocketUpgrade) => void) | undefined
   ) => TracedRequest
 }
 
+/** An id of zeros only is invalid (W3C Trace Context): such a header is ignored, as a malformed one is. */
+const zeros = /^0+$/
+
+/** The caller's span named by a `traceparent` header, when the header is valid. */
+const callerSpan = (traceparent: string | undefined): Option.Option<Tracer.AnySpan> =>
+  traceparent === undefined
+    ? Option.none()
+    : Option.filter(
+      HttpTraceContext.w3c(Headers.unsafeFromRecord({ traceparent: traceparent.trim() })),
+      (span) => !zeros.test(span.traceId) && !zeros.test(span.spanId)
+    )
+
 /** The request spans of `runtime`'s tracer (`enabled`: whether its spans are collected). */
 export const makeRequestTracing = <R>(runtime: Runtime.Runtime<R>, enabled: boolean): RequestTracing => {
   if (!enabled) return { enabled, start: () => ({ respond: () => {}, accept: undefined, attach: () => {} }) }
   const [tracer, clock] = Runtime.runSync(runtime)(Effect.all([Effect.tracer, Effect.clock]))
-  const start: RequestTracing["start"] = (method, template, requestId, respond, accept) => {
+  const start: RequestTracing["start"] = (method, template, requestId, traceparent, respond, accept) => {
     const span = tracer.span(
       `${method} ${template}`,
-      Option.none(),
+      callerSpan(traceparent),
       Context.empty(),
       [],
       clock.unsafeCurrentTimeNanos(),
