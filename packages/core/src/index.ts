@@ -699,6 +699,7 @@ export {
 } from "./agents/Containers.js"
 export {
   type AgentHandle,
+  type AgentPeerConnection,
   type ClientHandle,
   Coordinator,
   type CoordinatorEngine,

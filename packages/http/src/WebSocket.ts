@@ -61,7 +61,10 @@ export interface WebSocketConnection {
    * Never waits; does nothing once the socket is closing.
    */
   readonly sendLatest: (text: string | Uint8Array) => void
-  /** Starts the closing handshake (default 1000); no-op when already closing. */
+  /**
+   * Starts the closing handshake (default 1000); no-op when already closing. From then on nothing
+   * the peer sends is taken: `receive` fails once the messages received before were taken.
+   */
   readonly close: (code?: number, reason?: string) => Effect.Effect<void>
   /** Completes when the socket is closed, by either side or by the keep-alive. */
   readonly closed: Effect.Effect<void>
@@ -314,6 +317,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     let ended = false
     let paused = false
     ws.on("message", (data) => {
+      if (ended) return
       const text = Buffer.isBuffer(data)
         ? data.toString("utf8")
         : Array.isArray(data)
@@ -331,14 +335,15 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         ws.pause()
       }
     })
-    ws.on("close", () => {
+    const endReceive = () => {
       ended = true
       if (taker !== undefined) {
         const t = taker
         taker = undefined
         t(undefined)
       }
-    })
+    }
+    ws.on("close", endReceive)
     const receive = Effect.async<string, WebSocketClosed>((resume) => {
       const next = inbox.shift()
       if (next !== undefined) inboxBytes -= next.length
@@ -392,6 +397,8 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       close: (code = CloseCode.normal, reason = "") =>
         Effect.sync(() => {
           if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, clipReason(reason))
+          // Closing: nothing the peer sends from now on is taken (receive ends once the inbox is).
+          endReceive()
         }),
       closed: Deferred.await(closed),
       receive,

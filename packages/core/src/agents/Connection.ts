@@ -55,6 +55,12 @@ export interface AgentChannel {
    * waits on every ping. Absent: a fiber follows `nextRoundTrip` for the later ones.
    */
   readonly latestRoundTrip?: (() => number | undefined) | undefined
+  /**
+   * Ends the connection because its agent was replaced: the transport closes it (with
+   * `AGENT_REPLACED_REASON`) and `receive` answers `undefined` once the messages already
+   * received were taken.
+   */
+  readonly closeReplaced: Effect.Effect<void>
 }
 
 /** An error answer's body. */
@@ -282,19 +288,17 @@ export const serveAgentConnection = (channel: AgentChannel) =>
       Effect.repeat(Schedule.forever),
       Effect.forkScoped
     )
-    // A plain receive loop (a Stream's pull machinery cost about a tenth of a batch's CPU), raced with
-    // the replacement (the agent's build replaced or its workspace deleted: its token stops working).
-    const serveMessages = Effect.gen(function*() {
-      while (true) {
-        const text = yield* channel.receive
-        if (text === undefined) return
-        const answer = yield* answerAgentText(text)
-        if (answer !== undefined) yield* channel.send(answer)
-      }
-    })
-    let replaced = false
-    yield* Effect.raceFirst(serveMessages, Effect.map(reports.untilReplaced(session), () => void (replaced = true)))
-    const outcome: "replaced" | "closed" = replaced ? "replaced" : "closed"
+    // The replacement (the agent's build replaced or its workspace deleted: its token stops working)
+    // closes the connection, which ends the messages below: no fiber of its own per connection.
+    const replaced = yield* reports.closeWhenReplaced(session, channel.closeReplaced)
+    // A plain receive loop (a Stream's pull machinery cost about a tenth of a batch's CPU).
+    while (!replaced()) {
+      const text = yield* channel.receive
+      if (text === undefined) break
+      const answer = yield* answerAgentText(text)
+      if (answer !== undefined) yield* channel.send(answer)
+    }
+    const outcome: "replaced" | "closed" = replaced() ? "replaced" : "closed"
     return outcome
   }).pipe(
     Effect.ensuring(

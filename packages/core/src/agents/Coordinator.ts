@@ -444,6 +444,12 @@ export interface PeerConnection {
   readonly send: (frame: string | Uint8Array) => Effect.Effect<void, unknown>
 }
 
+/** An agent's coordination connection: a peer's, which the service ends when the agent is replaced. */
+export interface AgentPeerConnection extends PeerConnection {
+  /** Closes the connection with `AGENT_REPLACED_REASON`; `receive` then fails once the messages received were taken. */
+  readonly closeReplaced: Effect.Effect<void>
+}
+
 let errorSeq = 0
 const errorFrame = (message: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ type: "error", message, ...extra })
@@ -576,22 +582,21 @@ export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Co
      * connection ends ("closed"), or until the agent's token stops working ("replaced": a newer
      * build, its workspace deleted, its token rotated), as the agent connection does.
      */
-    const serveAgent = (conn: PeerConnection): Effect.Effect<"replaced" | "closed", never, CurrentAgent> =>
+    const serveAgent = (conn: AgentPeerConnection): Effect.Effect<"replaced" | "closed", never, CurrentAgent> =>
       scopedInPlace(Effect.gen(function*() {
         const session = yield* CurrentAgent
         const out = makeOutbox()
         yield* Effect.forkScoped(out.run(conn.send))
         const handle = yield* engine.connectAgent(session.agent.id, out)
-        const served = Effect.forever(Effect.flatMap(conn.receive, (raw) => {
+        // The replacement closes the connection, which ends the messages below: no fiber of its own.
+        const replaced = yield* reports.closeWhenReplaced(session, conn.closeReplaced)
+        yield* Effect.ignore(Effect.forever(Effect.flatMap(conn.receive, (raw) => {
+          if (replaced()) return Effect.fail("replaced" as const)
           const parsed = parseMessage(raw, decodeAgentMessage, AGENT_EXPECTED)
           if ("error" in parsed) return Effect.sync(() => pushError(out, parsed.error))
           return handle.updateNode(parsed.node!)
-        }))
-        // Raced as it is, not forked first and joined: one fiber fewer for as long as the agent is connected.
-        return yield* Effect.race(
-          Effect.as(reports.untilReplaced(session), "replaced" as const),
-          Effect.orElseSucceed(served, () => "closed" as const)
-        )
+        })))
+        return replaced() ? "replaced" as const : "closed" as const
       })).pipe(Effect.orElseSucceed(() => "closed" as const), span("Coordinator.serveAgent"))
 
     return { serveClient, checkAgentClient, serveAgent, engine } as const

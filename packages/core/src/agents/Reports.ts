@@ -4,7 +4,8 @@
  * are not audited. Each request schema here is a message of the agent connection
  * (docs/agents.md, "The agent connection"); the service applies one to the agent of the session.
  */
-import { Clock, Context, Effect, Option, Schema, type Scope } from "effect"
+import { Clock, Context, Deferred, Effect, Exit, Fiber, Option, Schema, type Scope } from "effect"
+import { scopedInPlace } from "../ContextOverlay.js"
 import { ThisReplica } from "../enterprise/Replicas.js"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
@@ -293,6 +294,14 @@ export class ReportRefused extends Schema.TaggedError<ReportRefused>()("ReportRe
   detail: Schema.String
 }) {}
 
+/** A connection watching for its agent's replacement (`AgentReports.whenReplaced`). */
+interface Watcher {
+  readonly session: AgentSession
+  readonly onReplaced: Effect.Effect<void>
+  /** Heard it (or left): `onReplaced` runs at most once. */
+  told: boolean
+}
+
 /** The close reason of an agent's connection (rpc, coordination) once its token stopped working. */
 export const AGENT_REPLACED_REASON =
   "The agent was replaced by a newer build, its workspace was deleted, or its token was replaced by a new one."
@@ -462,23 +471,113 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
       })
 
     /**
-     * Ends once the agent's token stops working (a newer build, its workspace deleted, its token
-     * rotated): checked at start and on the workspace's change signals (a rotation signals too), a
-     * burst of signals once.
+     * The sessions waiting to hear that their agent was replaced, by workspace: one subscription to
+     * the workspace's change signals and one fiber here per workspace, however many connections its
+     * agents hold (an agent's agent connection and coordination connection used to race a fiber and
+     * a subscription each for as long as they lived).
      */
-    const untilReplaced = (session: AgentSession): Effect.Effect<void, never, Scope.Scope> =>
-      Effect.gen(function*() {
-        const signals = yield* pubsub.subscribe(workspaceChannel(session.workspace.id))
-        // Subscribed first, then read: a change between the two is not missed.
-        while (!(yield* replaced(session))) {
+    const watched = new Map<string, { readonly sessions: Set<Watcher>; fiber?: Fiber.RuntimeFiber<void> }>()
+
+    /** Whether `w`'s agent was replaced; when so, `w` leaves the watch and hears it, once. */
+    const check = (w: Watcher) =>
+      Effect.flatMap(replaced(w.session), (gone) => {
+        if (!gone || w.told) return Effect.void
+        w.told = true
+        watched.get(w.session.workspace.id)?.sessions.delete(w)
+        return w.onReplaced
+      })
+
+    /** The workspace's fiber: subscribed, then each session checked, and again after each burst of signals. */
+    const follow = (workspaceId: string, subscribed: Deferred.Deferred<void>) =>
+      // In place: Effect.scoped would copy the services' map (some 7 KB) for as long as the watch lives.
+      scopedInPlace(Effect.gen(function*() {
+        const signals = yield* pubsub.subscribe(workspaceChannel(workspaceId))
+        yield* Deferred.succeed(subscribed, undefined)
+        while (true) {
+          const sessions = watched.get(workspaceId)?.sessions
+          if (sessions === undefined) return
+          yield* Effect.forEach([...sessions], check, { discard: true })
           yield* signals.take
           yield* signals.takeAll
         }
-      })
+      }))
+
+    /**
+     * Runs `onReplaced` once the agent's token stops working (a newer build, its workspace deleted,
+     * its token rotated), for the life of the scope: checked when this completes (the workspace's
+     * signals are followed first, so a change in between is not missed) and on each of the
+     * workspace's change signals (a rotation signals too), a burst of signals once.
+     */
+    const whenReplaced = (
+      session: AgentSession,
+      onReplaced: Effect.Effect<void>
+    ): Effect.Effect<void, never, Scope.Scope> =>
+      Effect.acquireRelease(
+        Effect.gen(function*() {
+          const w: Watcher = { session, onReplaced, told: false }
+          const workspaceId = session.workspace.id
+          const entry = watched.get(workspaceId)
+          if (entry !== undefined) {
+            entry.sessions.add(w)
+            yield* check(w)
+            return w
+          }
+          const created: { sessions: Set<Watcher>; fiber?: Fiber.RuntimeFiber<void> } = { sessions: new Set([w]) }
+          watched.set(workspaceId, created)
+          const subscribed = yield* Deferred.make<void>()
+          created.fiber = yield* Effect.forkDaemon(
+            follow(workspaceId, subscribed).pipe(
+              // A subscription that could not be made fails the sessions waiting for it, as it did each.
+              Effect.onExit((exit) =>
+                Exit.isSuccess(exit) ? Effect.void : Effect.zipRight(
+                  Effect.sync(() => void (watched.get(workspaceId) === created && watched.delete(workspaceId))),
+                  Deferred.failCause(subscribed, exit.cause)
+                )
+              )
+            )
+          )
+          // Its first round checks this session (and any added meanwhile).
+          yield* Deferred.await(subscribed)
+          return w
+        }),
+        (w) =>
+          Effect.suspend(() => {
+            const workspaceId = w.session.workspace.id
+            const entry = watched.get(workspaceId)
+            if (entry === undefined) return Effect.void
+            entry.sessions.delete(w)
+            w.told = true
+            if (entry.sessions.size > 0) return Effect.void
+            watched.delete(workspaceId)
+            return entry.fiber === undefined ? Effect.void : Effect.asVoid(Fiber.interruptFork(entry.fiber))
+          })
+      ).pipe(Effect.asVoid)
+
+    /**
+     * {@link whenReplaced} for a connection: `close` ends it when its agent is replaced, and the
+     * answer tells afterwards whether that is why it ended.
+     */
+    const closeWhenReplaced = (
+      session: AgentSession,
+      close: Effect.Effect<void>
+    ): Effect.Effect<() => boolean, never, Scope.Scope> => {
+      let replaced = false
+      return Effect.as(
+        whenReplaced(
+          session,
+          Effect.suspend(() => {
+            replaced = true
+            return close
+          })
+        ),
+        () => replaced
+      )
+    }
 
     return {
       connected,
-      untilReplaced,
+      whenReplaced,
+      closeWhenReplaced,
       batchUpdateAppHealth,
       refresh,
       measured,

@@ -86,7 +86,8 @@ export const serve = (session: CurrentAgent["Type"]) =>
     const fiber = yield* serveAgentConnection({
       receive: Effect.map(Queue.take(incoming), (m) => m ?? undefined),
       send: (text) => Queue.offer(sent, text),
-      nextRoundTrip: Queue.take(roundTrips)
+      nextRoundTrip: Queue.take(roundTrips),
+      closeReplaced: Queue.offer(incoming, null)
     }).pipe(Effect.provideService(CurrentAgent, session), Effect.fork)
     const request = (message: object) =>
       Effect.zipRight(Queue.offer(incoming, JSON.stringify(message)), Queue.take(sent))

@@ -23,12 +23,11 @@ export const AgentRpcHttp = implement(WorkbayApi, "agentRpc", {
         receive: Effect.orElseSucceed(connection.receive, () => undefined),
         send: (text) => Effect.ignore(connection.send(text)),
         nextRoundTrip: Effect.orElseSucceed(connection.nextRoundTrip, () => undefined),
-        latestRoundTrip: connection.latestRoundTrip
+        latestRoundTrip: connection.latestRoundTrip,
+        closeReplaced: connection.close(CloseCode.normal, AGENT_REPLACED_REASON)
       }).pipe(
+        // A replaced agent's connection was closed with the reason already.
         Effect.flatMap(serveAgentConnection),
-        Effect.flatMap((outcome) =>
-          outcome === "replaced" ? connection.close(CloseCode.normal, AGENT_REPLACED_REASON) : Effect.void
-        ),
         // The session's scope over the handler's services, not a copy of them (some 7 KB a connected agent).
         scopedInPlace
       )

@@ -29,9 +29,11 @@ export const TailnetAgentHttp = implement(WorkbayApi, "tailnetAgent", {
     Effect.flatMap(
       Coordinator,
       (c) =>
+        // A replaced agent's connection is closed with the reason by the coordinator.
         upgradeWebSocket((connection) =>
-          Effect.flatMap(c.serveAgent(connection), (outcome) =>
-            outcome === "replaced" ? connection.close(CloseCode.normal, AGENT_REPLACED_REASON) : Effect.void)
+          Effect.asVoid(
+            c.serveAgent({ ...connection, closeReplaced: connection.close(CloseCode.normal, AGENT_REPLACED_REASON) })
+          )
         )
     )
 })
