@@ -70,7 +70,10 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
   // about 60 ms of start-up and several MB (the bundle puts it in a chunk of its own).
   const storage = config.databaseUrl
     ? {
-      layer: (await import("@workbay/storage-postgres")).layer({ url: config.databaseUrl }),
+      layer: (await import("@workbay/storage-postgres")).layer({
+        url: config.databaseUrl,
+        maxConnections: config.settings.pgConnMaxOpen?.value as number | undefined
+      }),
       label: `PostgreSQL at ${redactUrl(config.databaseUrl)}`
     }
     : {

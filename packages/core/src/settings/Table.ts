@@ -390,11 +390,13 @@ export const settingsTable = {
     path: "pg_auth"
   }),
   pgConnMaxOpen: setting({
-    type: int,
+    type: count,
     default: 10,
     flag: "postgres-conn-max-open",
     name: "Postgres Connection Max Open",
     description: "Maximum number of open connections to the database.",
+    help:
+      "With --database-url: the most connections a replica opens for its queries (the listening one is apart). Default: 10.",
     yaml: "pgConnMaxOpen",
     group: Group.database,
     path: "pg_conn_max_open"
