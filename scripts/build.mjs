@@ -20,7 +20,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { buildDashboard } from "../packages/dashboard/build.mjs"
 import { buildAgentBinaries } from "./agent-binaries.mjs"
-import { buildServerScripts, serverPlugins } from "./server-bundle.mjs"
+import { buildServerScripts, bundleOptions, serverPlugins } from "./server-bundle.mjs"
 
 const outdir = "packages/server/dist"
 // This build's own files only: the test runs' bundles beside them (packages/server/test/bundles.ts,
@@ -29,24 +29,12 @@ for (const file of ["main.mjs", "server.cjs", "server.cjs.cache", "server.cjs.ma
   rmSync(join(outdir, file), { force: true })
 }
 
-const common = {
-  bundle: true,
-  platform: "node",
-  target: "node20",
-  minify: true,
-  legalComments: "none",
-  logLevel: "warning",
-  // Bundle @workbay/* from their sources (the first entry of each exports map), not from
-  // a dist folder that may be missing or older.
-  conditions: ["@workbay/source"]
-}
-
 // The server's bundle and its launcher (scripts/server-bundle.mjs).
-await buildServerScripts(outdir, common)
+await buildServerScripts(outdir, bundleOptions)
 
 // The reference agent (packages/agent): one script its bin runs, and the credentials route names.
 await build({
-  ...common,
+  ...bundleOptions,
   entryPoints: ["packages/agent/src/index.ts"],
   outfile: "packages/agent/dist/workbay-agent.mjs",
   format: "esm",
@@ -62,7 +50,7 @@ await build({
 
 // The workbay command line (packages/cli): one script its bin runs (docs/cli.md).
 await build({
-  ...common,
+  ...bundleOptions,
   entryPoints: ["packages/cli/src/index.ts"],
   outfile: "packages/cli/dist/workbay.mjs",
   format: "esm",

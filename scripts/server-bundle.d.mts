@@ -2,4 +2,5 @@
 import type { BuildOptions, Plugin } from "esbuild"
 export declare const serverExternal: ReadonlyArray<string>
 export declare const serverPlugins: Array<Plugin>
+export declare const bundleOptions: BuildOptions
 export declare const buildServerScripts: (outdir: string, common: BuildOptions) => Promise<void>

@@ -30,6 +30,21 @@ export const serverExternal = [
 export const serverPlugins = [dockerodeLean]
 
 /**
+ * The esbuild options of the production bundles (scripts/build.mjs) and of the test that runs the
+ * built server (Bundle.test.ts): Node 20, minified, @workbay/* bundled from their sources (the
+ * first entry of each exports map), not from a dist folder that may be missing or older.
+ */
+export const bundleOptions = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning",
+  conditions: ["@workbay/source"]
+}
+
+/**
  * `npm start`'s server in `outdir`: server.cjs (the bundle, CommonJS) and main.mjs (the launcher,
  * packages/server/src/launch.ts, which compiles server.cjs with its code cache when there is one).
  * scripts/build.mjs builds it into packages/server/dist; packages/server/test/Bundle.test.ts into a

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { buildServerScripts } from "../../../scripts/server-bundle.mjs"
+import { buildServerScripts, bundleOptions } from "../../../scripts/server-bundle.mjs"
 import { firstOwnerSession } from "./owner.js"
 import { freePort } from "./process.js"
 
@@ -24,16 +24,7 @@ describe("the built server (dist/main.mjs)", () => {
     mkdirSync(dist, { recursive: true })
     // Under dist, so that what the bundle leaves out resolves from node_modules as in an install.
     const outdir = mkdtempSync(join(dist, "test-built-"))
-    await buildServerScripts(outdir, {
-      absWorkingDir: root,
-      bundle: true,
-      platform: "node",
-      target: "node20",
-      minify: true,
-      legalComments: "none",
-      logLevel: "warning",
-      conditions: ["@workbay/source"]
-    })
+    await buildServerScripts(outdir, { ...bundleOptions, absWorkingDir: root })
     const main = join(outdir, "main.mjs")
     const dataDir = mkdtempSync(join(tmpdir(), "workbay-bundle-"))
     const port = await freePort()

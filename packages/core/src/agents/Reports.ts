@@ -294,12 +294,18 @@ export class ReportRefused extends Schema.TaggedError<ReportRefused>()("ReportRe
   detail: Schema.String
 }) {}
 
-/** A connection watching for its agent's replacement (`AgentReports.whenReplaced`). */
+/** A connection watching for its agent's replacement (`AgentReports.closeWhenReplaced`). */
 interface Watcher {
   readonly session: AgentSession
   readonly onReplaced: Effect.Effect<void>
   /** Heard it (or left): `onReplaced` runs at most once. */
   told: boolean
+}
+
+/** The connections of one workspace's agents watching for a replacement here, and the fiber that follows its signals. */
+interface WorkspaceWatch {
+  readonly sessions: Set<Watcher>
+  fiber?: Fiber.RuntimeFiber<void>
 }
 
 /** The close reason of an agent's connection (rpc, coordination) once its token stopped working. */
@@ -476,7 +482,7 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
      * agents hold (an agent's agent connection and coordination connection used to race a fiber and
      * a subscription each for as long as they lived).
      */
-    const watched = new Map<string, { readonly sessions: Set<Watcher>; fiber?: Fiber.RuntimeFiber<void> }>()
+    const watched = new Map<string, WorkspaceWatch>()
 
     /** Whether `w`'s agent was replaced; when so, `w` leaves the watch and hears it, once. */
     const check = (w: Watcher) =>
@@ -522,7 +528,7 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
             yield* check(w)
             return w
           }
-          const created: { sessions: Set<Watcher>; fiber?: Fiber.RuntimeFiber<void> } = { sessions: new Set([w]) }
+          const created: WorkspaceWatch = { sessions: new Set([w]) }
           watched.set(workspaceId, created)
           const subscribed = yield* Deferred.make<void>()
           created.fiber = yield* Effect.forkDaemon(
@@ -576,7 +582,6 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
 
     return {
       connected,
-      whenReplaced,
       closeWhenReplaced,
       batchUpdateAppHealth,
       refresh,
