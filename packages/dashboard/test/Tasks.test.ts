@@ -120,6 +120,8 @@ describe.skipIf(!available)("tasks in Chromium", () => {
       await page.getByRole("button", { name: "Change the prompt" }).click()
       await page.getByRole("textbox", { name: "New prompt" }).fill("Fix the login bug on Safari and Firefox")
       await page.getByRole("button", { name: "Save the prompt" }).click()
+      // Saved once the form closes (the text alone is already in the form's own textarea).
+      await page.getByRole("textbox", { name: "New prompt" }).waitFor({ state: "detached" })
       await page.getByText("Fix the login bug on Safari and Firefox").waitFor()
       expect((await owner.get(`/tasks/${task.owner_name}/${task.id}`)).body.initial_prompt).toBe(
         "Fix the login bug on Safari and Firefox"
