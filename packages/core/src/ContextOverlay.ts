@@ -88,3 +88,18 @@ export const scopedInPlace = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.E
       ),
       (exit) => Scope.close(scope, exit)
     ))
+
+/**
+ * `Scope.extend(effect, scope)` without copying the context (Effect's merges a context holding the
+ * scope into the caller's, copying every service): for what a long-lived scope holds, whose
+ * finalizers keep the context they were added in as long as the scope lives.
+ */
+export const extendInPlace = <A, E, R>(
+  effect: Effect.Effect<A, E, R>,
+  scope: Scope.Scope
+): Effect.Effect<A, E, Exclude<R, Scope.Scope>> =>
+  Effect.mapInputContext(
+    effect,
+    (context: Context.Context<Exclude<R, Scope.Scope>>) =>
+      overlayContext(context, Scope.Scope, scope) as Context.Context<R>
+  )

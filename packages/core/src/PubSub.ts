@@ -9,7 +9,7 @@
  * a change also re-read on a slow timer. To miss nothing, subscribe first, then read the
  * database, then act on each signal.
  */
-import { Context, Effect, Layer, Queue, type Scope } from "effect"
+import { Context, Effect, Fiber, Layer, Queue, Runtime, type Scope } from "effect"
 
 /** Channel names: lower-case letters, digits and `_`, at most 48 (Postgres identifiers, room for a deployment prefix). */
 export const PUBSUB_CHANNEL_PATTERN = /^[a-z][a-z0-9_]{0,47}$/
@@ -58,6 +58,12 @@ export interface PubSubShape {
    * subscription is in place: every message published afterwards reaches the queue.
    */
   readonly subscribe: (channel: string) => Effect.Effect<Queue.Dequeue<string>, never, Scope.Scope>
+  /**
+   * `subscribe` without a queue: `receive` is called with each message as it is delivered (at
+   * once, synchronously: it must not block or throw), for the life of the scope. What a
+   * long-lived follower uses to hold no fiber between messages (see `onSignals`).
+   */
+  readonly listen: (channel: string, receive: (message: string) => void) => Effect.Effect<void, never, Scope.Scope>
 }
 
 export class PubSub extends Context.Tag("@workbay/core/PubSub")<PubSub, PubSubShape>() {
@@ -87,66 +93,126 @@ export const checkMessage = (message: string): Effect.Effect<void> => {
 }
 
 /**
- * Subscribers by channel, each with its own sliding queue: the fan-out both implementations
- * share (Postgres feeds it from its listening connection).
+ * Receivers by channel: the fan-out both implementations share (Postgres feeds it from its
+ * listening connection). A receiver is a function called with each message.
  */
 export interface Subscribers {
-  /** Offers `message` to every subscriber of `channel`. */
+  /** Calls every receiver of `channel` with `message`. */
   readonly deliver: (channel: string, message: string) => void
-  /** Adds a subscriber; `first` tells whether the channel had none before. */
-  readonly add: (channel: string) => Effect.Effect<{ readonly queue: Queue.Queue<string>; readonly first: boolean }>
-  /** Removes a subscriber and shuts its queue down; answers whether the channel has none left. */
-  readonly remove: (channel: string, queue: Queue.Queue<string>) => Effect.Effect<boolean>
+  /** Adds a receiver; answers whether the channel had none before. */
+  readonly add: (channel: string, receive: (message: string) => void) => boolean
+  /** Removes a receiver; answers whether the channel has none left. */
+  readonly remove: (channel: string, receive: (message: string) => void) => boolean
   readonly channels: () => ReadonlyArray<string>
-  /** Whether `channel` has a subscriber. */
+  /** Whether `channel` has a receiver. */
   readonly has: (channel: string) => boolean
 }
 
 export const makeSubscribers = (): Subscribers => {
-  const byChannel = new Map<string, Set<Queue.Queue<string>>>()
+  const byChannel = new Map<string, Set<(message: string) => void>>()
   return {
     deliver: (channel, message) => {
-      const queues = byChannel.get(channel)
-      if (queues === undefined) return
-      // A sliding queue takes every offer at once, dropping its oldest message when full
-      // (Queue.unsafeOffer would skip the strategy and drop the new one).
-      for (const q of queues) Effect.runSync(Queue.offer(q, message))
+      const receivers = byChannel.get(channel)
+      if (receivers === undefined) return
+      for (const receive of [...receivers]) receive(message)
     },
-    add: (channel) =>
-      Effect.map(Queue.sliding<string>(PUBSUB_SUBSCRIBER_CAPACITY), (queue) => {
-        let queues = byChannel.get(channel)
-        const first = queues === undefined
-        if (queues === undefined) byChannel.set(channel, queues = new Set())
-        queues.add(queue)
-        return { queue, first }
-      }),
-    remove: (channel, queue) =>
-      Effect.map(Queue.shutdown(queue), () => {
-        const queues = byChannel.get(channel)
-        if (queues === undefined) return false
-        queues.delete(queue)
-        if (queues.size > 0) return false
-        byChannel.delete(channel)
-        return true
-      }),
+    add: (channel, receive) => {
+      let receivers = byChannel.get(channel)
+      const first = receivers === undefined
+      if (receivers === undefined) byChannel.set(channel, receivers = new Set())
+      receivers.add(receive)
+      return first
+    },
+    remove: (channel, receive) => {
+      const receivers = byChannel.get(channel)
+      if (receivers === undefined) return false
+      receivers.delete(receive)
+      if (receivers.size > 0) return false
+      byChannel.delete(channel)
+      return true
+    },
     channels: () => [...byChannel.keys()],
     has: (channel) => byChannel.has(channel)
   }
 }
 
+/**
+ * A queue subscription made of `listen`: each message offered to a sliding queue of
+ * PUBSUB_SUBSCRIBER_CAPACITY (the oldest dropped when full), shut down with the scope.
+ */
+export const subscribeWithListen = (
+  listen: PubSubShape["listen"]
+): PubSubShape["subscribe"] =>
+(channel) =>
+  Effect.gen(function*() {
+    const queue = yield* Effect.acquireRelease(Queue.sliding<string>(PUBSUB_SUBSCRIBER_CAPACITY), Queue.shutdown)
+    // A sliding queue takes every offer at once, dropping its oldest message when full
+    // (Queue.unsafeOffer would skip the strategy and drop the new one).
+    yield* listen(channel, (message) => void Effect.runSync(Queue.offer(queue, message)))
+    return queue
+  })
+
 const makeMemoryPubSub = (): PubSubShape => {
   const subscribers = makeSubscribers()
+  const listen: PubSubShape["listen"] = (channel, receive) =>
+    Effect.zipRight(
+      checkChannel(channel),
+      Effect.acquireRelease(
+        Effect.sync(() => void subscribers.add(channel, receive)),
+        () => Effect.sync(() => void subscribers.remove(channel, receive))
+      )
+    )
   return {
     publish: (channel, message) =>
       Effect.zipRight(
         Effect.zipRight(checkChannel(channel), checkMessage(message)),
         Effect.sync(() => subscribers.deliver(channel, message))
       ),
-    subscribe: (channel) =>
-      Effect.zipRight(
-        checkChannel(channel),
-        Effect.acquireRelease(Effect.map(subscribers.add(channel), (s) => s.queue), (queue) =>
-          subscribers.remove(channel, queue))
-      )
+    subscribe: subscribeWithListen(listen),
+    listen
   }
 }
+
+/**
+ * Follows `channel` for the life of the scope with no fiber between messages: after each burst of
+ * messages `handle` runs (given them, in order) on a fiber of its own that ends with it, one run at a
+ * time; messages that come meanwhile make one more run after it. For the followers that live as
+ * long as a connection (an agent's), where a fiber waiting on a queue costs memory the whole time.
+ * `handle` runs with the caller's services and fiber refs; closing the scope interrupts a run.
+ * When this completes the channel is followed (as `subscribe`).
+ */
+export const onSignals = <R>(
+  pubsub: PubSubShape,
+  channel: string,
+  handle: (messages: ReadonlyArray<string>) => Effect.Effect<void, never, R>
+): Effect.Effect<void, never, Scope.Scope | R> =>
+  Effect.gen(function*() {
+    const runFork = Runtime.runFork(yield* Effect.runtime<R>())
+    let waiting: Array<string> = []
+    let running: Fiber.RuntimeFiber<void> | undefined
+    let closed = false
+    const start = (): void => {
+      const messages = waiting
+      waiting = []
+      // Not at once: `receive` runs inside whoever delivered the message.
+      // Interruptible even when followed from an uninterruptible region (an acquire).
+      const fiber = runFork(Effect.interruptible(handle(messages)), { immediate: false })
+      running = fiber
+      fiber.addObserver(() => {
+        if (running === fiber) running = undefined
+        if (!closed && waiting.length > 0) start()
+      })
+    }
+    yield* Effect.addFinalizer(() =>
+      Effect.suspend(() => {
+        closed = true
+        return running === undefined ? Effect.void : Fiber.interrupt(running)
+      })
+    )
+    yield* pubsub.listen(channel, (message) => {
+      // Signals: past the capacity the oldest waiting one goes, as a subscriber's queue drops it.
+      if (waiting.length >= PUBSUB_SUBSCRIBER_CAPACITY) waiting.shift()
+      waiting.push(message)
+      if (!closed && running === undefined) start()
+    })
+  })

@@ -33,7 +33,7 @@ export {
   AuthorizationResponse,
   type StoredAcl
 } from "./AuthCheck.js"
-export { overlayContext, scopedInPlace } from "./ContextOverlay.js"
+export { extendInPlace, overlayContext, scopedInPlace } from "./ContextOverlay.js"
 export { compileEncoder, compileEncodeStep } from "./Encoding.js"
 export * from "./Errors.js"
 export * from "./Events.js"
@@ -48,10 +48,12 @@ export {
   idMessages,
   makeSubscribers,
   messageNames,
+  onSignals,
   PubSub,
   PUBSUB_RESYNC,
   type PubSubShape,
-  type Subscribers
+  type Subscribers,
+  subscribeWithListen
 } from "./PubSub.js"
 export * as Rbac from "./Rbac.js"
 export * from "./Repositories.js"

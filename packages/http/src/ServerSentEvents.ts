@@ -90,11 +90,43 @@ export const eventStream = <E, R>(
   })
 
 /**
+ * The streams `followEvents` pings, by interval: one timer for each interval however many streams
+ * (an agent's reinitialization stream lives as long as the agent), instead of a fiber each. The
+ * timer is unreferenced (it never keeps the process up) and stops with the last stream.
+ */
+const pinged = new Map<number, { readonly timer: ReturnType<typeof setInterval>; readonly pings: Set<() => void> }>()
+
+/** Calls `ping` every `interval` ms for the life of the scope, on the timer shared by that interval. */
+const pingEvery = (interval: number, ping: () => void): Effect.Effect<void, never, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      let entry = pinged.get(interval)
+      if (entry === undefined) {
+        const pings = new Set<() => void>()
+        const timer = setInterval(() => {
+          for (const p of pings) p()
+        }, interval)
+        timer.unref?.()
+        pinged.set(interval, entry = { timer, pings })
+      }
+      entry.pings.add(ping)
+    }),
+    () =>
+      Effect.sync(() => {
+        const entry = pinged.get(interval)
+        if (entry === undefined || !entry.pings.delete(ping) || entry.pings.size > 0) return
+        clearInterval(entry.timer)
+        pinged.delete(interval)
+      })
+  )
+
+/**
  * Answers with server-sent events taken one at a time, in the handler's context, with a `ping` every
  * `pingIntervalMillis`: `subscribe` runs in the answer's scope and gives the effect that waits for
- * the next event. No Stream: a plain loop and a timer fiber, for an answer held as long as an agent
- * is connected (the reinitialization stream), where a merged stream's fibers and executors cost the
- * server memory per agent.
+ * the next event. No Stream and no fiber besides the answer's own: a plain loop, and the pings
+ * written by a timer shared by every such answer, for an answer held as long as an agent is
+ * connected (the reinitialization stream), where a merged stream's fibers and executors, or a
+ * timer fiber each, cost the server memory per agent.
  */
 export const followEvents = <R>(
   subscribe: Effect.Effect<Effect.Effect<ServerSentEvent>, never, R>,
@@ -106,7 +138,14 @@ export const followEvents = <R>(
     return new EventStreamAnswer((sink) =>
       scopedInPlace(Effect.gen(function*() {
         const next = yield* subscribe
-        yield* Effect.forkScoped(Effect.forever(Effect.delay(sink.write(ping), interval)))
+        // A write is handed to the connection at once, in the order of the calls; a reader that
+        // has not taken the last ping (its buffer full) gets no other meanwhile.
+        let pinging = false
+        yield* pingEvery(interval, () => {
+          if (pinging) return
+          pinging = true
+          Effect.runFork(sink.write(ping)).addObserver(() => void (pinging = false))
+        })
         while (true) yield* sink.write(formatEvent(yield* next))
       })).pipe(
         Effect.catchAllCause((cause) => Effect.logWarning("An event stream failed", cause)),

@@ -1,8 +1,8 @@
 import { makeWorkbay, type Workbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
-import { Context, Effect } from "effect"
+import { Context, Effect, FiberRef, Runtime, Tracer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { requestContext } from "../src/dispatch/RequestRuntime.js"
+import { requestContext, sessionRuntime } from "../src/dispatch/RequestRuntime.js"
 import { type Client, startWithOwner, STRONG_PASSWORD, type TestServer } from "./support.js"
 
 describe("request handling", () => {
@@ -143,5 +143,27 @@ describe("a request's services (requestContext)", () => {
     expect(Object.fromEntries(Context.omit(A)(ctx).unsafeMap)).toEqual({ B: "b", C: "c" })
     const read = Effect.runSync(Effect.provide(Effect.all([A, B, C]), ctx))
     expect(read).toEqual(["a", "b", "c"])
+  })
+})
+
+describe("what sessions run on (sessionRuntime)", () => {
+  const tracingOn = (runtime: Runtime.Runtime<never>) =>
+    Runtime.runSync(runtime)(FiberRef.get(FiberRef.currentTracerEnabled))
+
+  it("spans off with Effect's built-in tracer (nobody collects them), as requests; on when asked", () => {
+    const runtime = Runtime.defaultRuntime
+    expect(tracingOn(runtime)).toBe(true)
+    expect(tracingOn(sessionRuntime(runtime))).toBe(false)
+    expect(tracingOn(sessionRuntime(runtime, true))).toBe(true)
+    // The runtime itself is left as it was.
+    expect(tracingOn(runtime)).toBe(true)
+  })
+
+  it("spans on with a tracer someone collects from", () => {
+    // Effect's own spans, through a tracer of the embedder's (another object than the built-in one).
+    const builtIn = Effect.runSync(Effect.tracer)
+    const tracer = Tracer.make({ span: (...args) => builtIn.span(...args), context: builtIn.context })
+    const runtime = Effect.runSync(Effect.runtime<never>().pipe(Effect.withTracer(tracer)))
+    expect(tracingOn(sessionRuntime(runtime))).toBe(true)
   })
 })

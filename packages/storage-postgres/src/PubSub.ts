@@ -11,7 +11,15 @@
  * most 7999 bytes (Postgres' payload limit); data is read from the database.
  */
 import { SqlClient } from "@effect/sql"
-import { checkChannel, checkMessage, makeSubscribers, PubSub, PUBSUB_RESYNC, type PubSubShape } from "@workbay/core"
+import {
+  checkChannel,
+  checkMessage,
+  makeSubscribers,
+  PubSub,
+  PUBSUB_RESYNC,
+  type PubSubShape,
+  subscribeWithListen
+} from "@workbay/core"
 import { Deferred, Duration, Effect, Either, Layer, Runtime } from "effect"
 import pg from "pg"
 
@@ -200,34 +208,33 @@ export const make = (options: PostgresPubSubOptions) =>
       )
     }
 
-    const subscribe: PubSubShape["subscribe"] = (channel) =>
+    const listen: PubSubShape["listen"] = (channel, receive) =>
       Effect.zipRight(
         checkChannel(channel),
         Effect.acquireRelease(
           Effect.gen(function*() {
-            const { queue, first } = yield* subscribers.add(channel)
-            if (!first && listened.has(channel) && client !== undefined) return queue
+            const first = subscribers.add(channel, receive)
+            if (!first && listened.has(channel) && client !== undefined) return
             const listening = yield* Deferred.make<void, unknown>()
             waiters.set(channel, [...(waiters.get(channel) ?? []), listening])
             marked.add(channel)
             sync()
             const result = yield* Effect.either(Deferred.await(listening))
             if (Either.isLeft(result)) {
-              yield* subscribers.remove(channel, queue)
+              subscribers.remove(channel, receive)
               return yield* Effect.die(result.left)
             }
-            return queue
           }),
-          (queue) =>
-            Effect.map(subscribers.remove(channel, queue), (last) => {
-              if (!last) return
+          () =>
+            Effect.sync(() => {
+              if (!subscribers.remove(channel, receive)) return
               marked.add(channel)
               sync()
             })
         )
       )
 
-    return { publish, subscribe } satisfies PubSubShape
+    return { publish, subscribe: subscribeWithListen(listen), listen } satisfies PubSubShape
   })
 
 /** The PubSub port on LISTEN/NOTIFY, publishing through the provided `SqlClient`. */

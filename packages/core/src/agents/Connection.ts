@@ -12,7 +12,7 @@
  * `disconnected_at`. A connection that vanished without a close is found by the
  * {@link AgentConnectionMonitor}.
  */
-import { Clock, Duration, Effect, Either, Layer, Option, ParseResult, Schedule, Schema } from "effect"
+import { Clock, Duration, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
 import { scopedInPlace } from "../ContextOverlay.js"
 import type { BadRequest } from "../Errors.js"
 import { everyInterval } from "../Periodic.js"
@@ -283,11 +283,7 @@ export const serveAgentConnection = (channel: AgentChannel) =>
         }
       }).pipe(Effect.forkScoped)
     }
-    yield* Effect.suspend(() => reports.refresh(session, latestRoundTrip?.() ?? latencyMs)).pipe(
-      Effect.delay(Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS)),
-      Effect.repeat(Schedule.forever),
-      Effect.forkScoped
-    )
+    yield* reports.keepRefreshed(session, () => latestRoundTrip?.() ?? latencyMs)
     // The replacement (the agent's build replaced or its workspace deleted: its token stops working)
     // closes the connection, which ends the messages below: no fiber of its own per connection.
     const replaced = yield* reports.closeWhenReplaced(session, channel.closeReplaced)

@@ -14,12 +14,12 @@
  * (encoded once) through its outbox, plus one PubSub message: no per-message storage, nothing
  * quadratic. An outbox keeps, under backpressure, only the latest frame per peer.
  */
-import { Effect, Either, ExecutionStrategy, Exit, Option, Queue, Schema, Scope } from "effect"
+import { Effect, Either, ExecutionStrategy, Exit, Fiber, Option, Runtime, Schema, Scope } from "effect"
 import { allowed, type CurrentActor } from "../Actor.js"
-import { scopedInPlace } from "../ContextOverlay.js"
+import { extendInPlace, scopedInPlace } from "../ContextOverlay.js"
 import { NotFound } from "../Errors.js"
 import { isUuid } from "../Ids.js"
-import { PubSub, PUBSUB_RESYNC, type PubSubShape } from "../PubSub.js"
+import { onSignals, PubSub, PUBSUB_RESYNC, type PubSubShape } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
 import { AgentRepo } from "./Agent.js"
@@ -38,34 +38,58 @@ export const tailnetChannel = (agentId: string): string => `tailnet_${agentId.re
 // ---------------------------------------------------------------------------
 // Outbox: a peer's outgoing frames
 
-/** Frames for one peer, sent in order by its session; under backpressure only the latest per key waits. */
+/** Frames for one peer, sent in order; under backpressure only the latest per key waits. */
 export interface Outbox {
   /** Queues `frame` under `key`, replacing a frame of that key still waiting. Synchronous. */
   readonly push: (key: string, frame: string | Uint8Array) => void
-  /** Sends the frames as they come, with `send`, until `send` fails or the fiber is interrupted. */
-  readonly run: <E>(send: (frame: string | Uint8Array) => Effect.Effect<void, E>) => Effect.Effect<void>
 }
 
-export const makeOutbox = (): Outbox => {
-  const pending = new Map<string, string | Uint8Array>()
-  const wake = Effect.runSync(Queue.sliding<void>(1))
-  return {
-    push: (key, frame) => {
-      pending.delete(key)
-      pending.set(key, frame)
-      if (pending.size === 1) Queue.unsafeOffer(wake, undefined)
-    },
-    run: (send) =>
-      Effect.forever(Effect.gen(function*() {
-        yield* Queue.take(wake)
-        while (pending.size > 0) {
-          const frames = [...pending.values()]
-          pending.clear()
-          for (const frame of frames) yield* send(frame)
-        }
-      })).pipe(Effect.ignore)
-  }
-}
+/**
+ * The outbox of a peer whose frames go out with `send`, for the life of the scope: frames are sent
+ * by a fiber that runs only while some wait (started by a push, ended when none is left), not one
+ * waiting the whole session (memory per connected agent). Once `send` fails, nothing more is sent.
+ */
+export const makeOutbox = <E>(
+  send: (frame: string | Uint8Array) => Effect.Effect<void, E>
+): Effect.Effect<Outbox, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const pending = new Map<string, string | Uint8Array>()
+    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+    let sending: Fiber.RuntimeFiber<void, E> | undefined
+    let stopped = false
+    const drain: Effect.Effect<void, E> = Effect.suspend(() => {
+      if (pending.size === 0) return Effect.void
+      const frames = [...pending.values()]
+      pending.clear()
+      return Effect.zipRight(Effect.forEach(frames, send, { discard: true }), drain)
+    })
+    const start = () => {
+      // Not at once: a push comes from inside whoever has news for the peer. Interruptible even
+      // when the outbox was made in an uninterruptible region.
+      const fiber = runFork(Effect.interruptible(drain), { immediate: false })
+      sending = fiber
+      fiber.addObserver((exit) => {
+        if (sending === fiber) sending = undefined
+        if (Exit.isFailure(exit)) stopped = true
+        else if (!stopped && pending.size > 0) start()
+      })
+    }
+    yield* Effect.addFinalizer(() =>
+      Effect.suspend(() => {
+        stopped = true
+        pending.clear()
+        return sending === undefined ? Effect.void : Fiber.interrupt(sending)
+      })
+    )
+    return {
+      push: (key, frame) => {
+        if (stopped) return
+        pending.delete(key)
+        pending.set(key, frame)
+        if (sending === undefined) start()
+      }
+    }
+  })
 
 // ---------------------------------------------------------------------------
 // Frames
@@ -294,11 +318,10 @@ export const makeCoordinatorEngine = (
         }
         entries.set(agentId, entry)
         join(entry)
-        // Follow first, then ask: no answer is missed.
-        const messages = yield* Scope.extend(pubsub.subscribe(tailnetChannel(agentId)), scope)
-        // Interruptible even when made inside an uninterruptible region (an agent's acquire), so closing the scope ends it.
-        yield* Effect.forkIn(
-          Effect.interruptible(Effect.forever(Effect.flatMap(Queue.take(messages), (m) => receive(entry, m)))),
+        // Follow first, then ask: no answer is missed. No fiber waits between messages (`onSignals`);
+        // the scope's close ends a run.
+        yield* extendInPlace(
+          onSignals(pubsub, tailnetChannel(agentId), (messages) => Effect.forEach(messages, (m) => receive(entry, m))),
           scope
         )
         yield* publish(agentId, { t: "hello", r: replicaId })
@@ -530,8 +553,7 @@ export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Co
      */
     const serveClient = (conn: PeerConnection, only?: string): Effect.Effect<void, never, CurrentActor> =>
       scopedInPlace(Effect.gen(function*() {
-        const out = makeOutbox()
-        yield* Effect.forkScoped(out.run(conn.send))
+        const out = yield* makeOutbox(conn.send)
         const client = yield* engine.connectClient(newClientId(), out)
         if (only !== undefined) {
           send(out, `ack:${only}`, JSON.stringify({ type: "subscribed", agent_id: only }))
@@ -585,8 +607,7 @@ export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Co
     const serveAgent = (conn: AgentPeerConnection): Effect.Effect<"replaced" | "closed", never, CurrentAgent> =>
       scopedInPlace(Effect.gen(function*() {
         const session = yield* CurrentAgent
-        const out = makeOutbox()
-        yield* Effect.forkScoped(out.run(conn.send))
+        const out = yield* makeOutbox(conn.send)
         const handle = yield* engine.connectAgent(session.agent.id, out)
         // The replacement closes the connection, which ends the messages below: no fiber of its own.
         const replaced = yield* reports.closeWhenReplaced(session, conn.closeReplaced)

@@ -55,11 +55,27 @@ export class AgentReinit extends Effect.Service<AgentReinit>()("@workbay/core/Ag
       const event = JSON.stringify(
         ReinitializationEvent.make({ WorkspaceID: session.workspace.id, reason: AGENT_REINIT_PREBUILD_CLAIMED })
       )
-      const messages = yield* pubsub.subscribe(agentReinitChannel(session.workspace.id))
-      const next: Effect.Effect<string> = Effect.flatMap(
-        messages.take,
-        (m) => (m === AGENT_REINIT_PREBUILD_CLAIMED ? Effect.succeed(event) : next)
-      )
+      // No queue: the events not yet taken are counted (each is the same text), and a taker waiting
+      // is resumed at once.
+      let untaken = 0
+      let taker: ((event: Effect.Effect<string>) => void) | undefined
+      yield* pubsub.listen(agentReinitChannel(session.workspace.id), (m) => {
+        if (m !== AGENT_REINIT_PREBUILD_CLAIMED) return
+        if (taker === undefined) return void untaken++
+        const resume = taker
+        taker = undefined
+        resume(Effect.succeed(event))
+      })
+      const next: Effect.Effect<string> = Effect.async<string>((resume) => {
+        if (untaken > 0) {
+          untaken--
+          return resume(Effect.succeed(event))
+        }
+        taker = resume
+        return Effect.sync(() => {
+          if (taker === resume) taker = undefined
+        })
+      })
       return next
     })
 

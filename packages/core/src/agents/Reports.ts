@@ -4,13 +4,14 @@
  * are not audited. Each request schema here is a message of the agent connection
  * (docs/agents.md, "The agent connection"); the service applies one to the agent of the session.
  */
-import { Clock, Context, Deferred, Effect, Exit, Fiber, Option, Schema, type Scope } from "effect"
-import { scopedInPlace } from "../ContextOverlay.js"
+import { Clock, Context, Duration, Effect, Exit, Fiber, Option, Schema, Scope } from "effect"
+import { extendInPlace } from "../ContextOverlay.js"
 import { ThisReplica } from "../enterprise/Replicas.js"
-import { PubSub } from "../PubSub.js"
+import { onSignals, PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { publishWorkspaceChange, workspaceChannel } from "../WorkspaceChannel.js"
 import type { AgentScriptResult } from "../workspaces/WorkspaceBuild.js"
+import { AGENT_CONNECTION_UPDATE_SECONDS } from "../workspaces/WorkspaceWire.js"
 import { AgentRepo, makeClaimInProgress } from "./Agent.js"
 import type { AgentSession } from "./AgentAuth.js"
 
@@ -294,6 +295,12 @@ export class ReportRefused extends Schema.TaggedError<ReportRefused>()("ReportRe
   detail: Schema.String
 }) {}
 
+/** A connection refreshed by `AgentReports.keepRefreshed`. */
+interface OpenConnection {
+  readonly session: AgentSession
+  readonly latencyMs: () => number | undefined
+}
+
 /** A connection watching for its agent's replacement (`AgentReports.closeWhenReplaced`). */
 interface Watcher {
   readonly session: AgentSession
@@ -302,10 +309,10 @@ interface Watcher {
   told: boolean
 }
 
-/** The connections of one workspace's agents watching for a replacement here, and the fiber that follows its signals. */
+/** The connections of one workspace's agents watching for a replacement here, and the scope that follows its signals. */
 interface WorkspaceWatch {
   readonly sessions: Set<Watcher>
-  fiber?: Fiber.RuntimeFiber<void>
+  readonly scope: Scope.CloseableScope
 }
 
 /** The close reason of an agent's connection (rpc, coordination) once its token stopped working. */
@@ -346,6 +353,46 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
           replica_id: replica.id,
           latency_us: latencyMs === undefined ? null : micros(latencyMs)
         })).pipe(span("AgentReports.refresh"))
+
+    /**
+     * The open connections refreshed here, and the one fiber that refreshes them all every
+     * AGENT_CONNECTION_UPDATE_SECONDS while there is any (a timer fiber each cost memory per agent).
+     */
+    const open = new Set<OpenConnection>()
+    let refresher: Fiber.RuntimeFiber<void> | undefined
+    const refreshAll = Effect.suspend(() =>
+      Effect.forEach([...open], (c) => (open.has(c) ? refresh(c.session, c.latencyMs()) : Effect.void), {
+        discard: true
+      })
+    ).pipe(
+      Effect.delay(Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS)),
+      Effect.forever
+    )
+
+    /**
+     * Refreshes the connection of `session` (its `last_connected_at`, and its latency as
+     * `latencyMs` tells it then) every AGENT_CONNECTION_UPDATE_SECONDS for the life of the scope, on
+     * the fiber shared by the open connections of this replica (started by the first, stopped
+     * with the last): a connection is refreshed at most that long after it opened, then that often.
+     */
+    const keepRefreshed = (session: AgentSession, latencyMs: () => number | undefined) =>
+      Effect.acquireRelease(
+        Effect.gen(function*() {
+          const c: OpenConnection = { session, latencyMs }
+          open.add(c)
+          // A daemon: it outlives the connection that started it while others are open.
+          if (refresher === undefined) refresher = yield* Effect.forkDaemon(Effect.interruptible(refreshAll))
+          return c
+        }),
+        (c) =>
+          Effect.suspend(() => {
+            open.delete(c)
+            if (open.size > 0 || refresher === undefined) return Effect.void
+            const fiber = refresher
+            refresher = undefined
+            return Fiber.interruptFork(fiber)
+          })
+      ).pipe(Effect.asVoid)
 
     /** The connection's first round trip: written at once, and watchers told (the latency shows without waiting a period). */
     const measured = (session: AgentSession, latencyMs: number) =>
@@ -477,10 +524,10 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
       })
 
     /**
-     * The sessions waiting to hear that their agent was replaced, by workspace: one subscription to
-     * the workspace's change signals and one fiber here per workspace, however many connections its
-     * agents hold (an agent's agent connection and coordination connection used to race a fiber and
-     * a subscription each for as long as they lived).
+     * The sessions waiting to hear that their agent was replaced, by workspace: one listener on the
+     * workspace's change signals here per workspace, however many connections its agents hold, and
+     * no fiber between signals (an agent's agent connection and coordination connection used to race
+     * a fiber and a subscription each for as long as they lived).
      */
     const watched = new Map<string, WorkspaceWatch>()
 
@@ -493,26 +540,19 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
         return w.onReplaced
       })
 
-    /** The workspace's fiber: subscribed, then each session checked, and again after each burst of signals. */
-    const follow = (workspaceId: string, subscribed: Deferred.Deferred<void>) =>
-      // In place: Effect.scoped would copy the services' map (some 7 KB) for as long as the watch lives.
-      scopedInPlace(Effect.gen(function*() {
-        const signals = yield* pubsub.subscribe(workspaceChannel(workspaceId))
-        yield* Deferred.succeed(subscribed, undefined)
-        while (true) {
-          const sessions = watched.get(workspaceId)?.sessions
-          if (sessions === undefined) return
-          yield* Effect.forEach([...sessions], check, { discard: true })
-          yield* signals.take
-          yield* signals.takeAll
-        }
-      }))
+    /** Checks each session watching `workspaceId`'s agents. */
+    const checkAll = (workspaceId: string) =>
+      Effect.suspend(() => {
+        const sessions = watched.get(workspaceId)?.sessions
+        return sessions === undefined ? Effect.void : Effect.forEach([...sessions], check, { discard: true })
+      })
 
     /**
      * Runs `onReplaced` once the agent's token stops working (a newer build, its workspace deleted,
      * its token rotated), for the life of the scope: checked when this completes (the workspace's
-     * signals are followed first, so a change in between is not missed) and on each of the
-     * workspace's change signals (a rotation signals too), a burst of signals once.
+     * signals are followed first, so a change in between is not missed) and after each burst of the
+     * workspace's change signals (a rotation signals too). No fiber waits between signals
+     * (`onSignals`): a check runs on a fiber of its own.
      */
     const whenReplaced = (
       session: AgentSession,
@@ -528,34 +568,31 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
             yield* check(w)
             return w
           }
-          const created: WorkspaceWatch = { sessions: new Set([w]) }
+          const created: WorkspaceWatch = { sessions: new Set([w]), scope: yield* Scope.make() }
           watched.set(workspaceId, created)
-          const subscribed = yield* Deferred.make<void>()
-          created.fiber = yield* Effect.forkDaemon(
-            follow(workspaceId, subscribed).pipe(
-              // A subscription that could not be made fails the sessions waiting for it, as it did each.
-              Effect.onExit((exit) =>
-                Exit.isSuccess(exit) ? Effect.void : Effect.zipRight(
-                  Effect.sync(() => void (watched.get(workspaceId) === created && watched.delete(workspaceId))),
-                  Deferred.failCause(subscribed, exit.cause)
-                )
-              )
-            )
+          const followed = yield* Effect.exit(
+            extendInPlace(onSignals(pubsub, workspaceChannel(workspaceId), () => checkAll(workspaceId)), created.scope)
           )
-          // Its first round checks this session (and any added meanwhile).
-          yield* Deferred.await(subscribed)
+          if (Exit.isFailure(followed)) {
+            // A subscription that could not be made fails the sessions waiting for it.
+            if (watched.get(workspaceId) === created) watched.delete(workspaceId)
+            yield* Scope.close(created.scope, followed)
+            return yield* Effect.failCause(followed.cause)
+          }
+          // This session, and any added while the channel was being followed.
+          yield* checkAll(workspaceId)
           return w
         }),
         (w) =>
           Effect.suspend(() => {
             const workspaceId = w.session.workspace.id
             const entry = watched.get(workspaceId)
+            w.told = true
             if (entry === undefined) return Effect.void
             entry.sessions.delete(w)
-            w.told = true
             if (entry.sessions.size > 0) return Effect.void
             watched.delete(workspaceId)
-            return entry.fiber === undefined ? Effect.void : Effect.asVoid(Fiber.interruptFork(entry.fiber))
+            return Scope.close(entry.scope, Exit.void)
           })
       ).pipe(Effect.asVoid)
 
@@ -587,6 +624,7 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
       refresh,
       measured,
       disconnected,
+      keepRefreshed,
       updateLifecycle,
       updateStartup,
       batchUpdateMetadata,

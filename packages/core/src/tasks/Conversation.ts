@@ -20,7 +20,7 @@ import { AgentRepo } from "../agents/Agent.js"
 import type { AgentSession } from "../agents/AgentAuth.js"
 import { AgentTaskLog, MAX_TASK_LOG_CONTENT, type TaskLogAppend } from "../agents/TaskLog.js"
 import { Validation } from "../Errors.js"
-import { PubSub, PUBSUB_RESYNC } from "../PubSub.js"
+import { onSignals, PubSub, PUBSUB_RESYNC } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { agentStatus } from "../workspaces/WorkspaceWire.js"
 
@@ -269,30 +269,31 @@ export class TaskConversation extends Effect.Service<TaskConversation>()("@workb
       session: AgentSession,
       sendText: (text: string) => Effect.Effect<void>
     ): Effect.Effect<void, never, Scope.Scope> =>
-      Effect.gen(function*() {
-        const queue = yield* pubsub.subscribe(taskInputChannel(session.agent.id))
-        const one = Effect.gen(function*() {
-          const message = yield* queue.take
-          // A resync says signals may be lost; what was lost cannot be told apart, so it is skipped.
-          if (message === PUBSUB_RESYNC || !/^\d{1,15}$/.test(message)) return
-          const found = yield* repo.find(session.workspace.id, Number(message))
-          if (Option.isNone(found)) return
-          const entry = found.value
-          yield* sendText(JSON.stringify(
-            {
-              type: "task_input",
-              entry_id: entry.id,
-              content: entry.content,
-              time: entry.time.toISOString()
-            } satisfies TaskInputMessage
-          ))
-          yield* pubsub.publish(taskAckChannel(session.agent.id), message)
-        })
-        // A failed read or send costs that input (its sender gets no ack), not the forwarding.
-        yield* Effect.forkScoped(
-          Effect.forever(Effect.catchAllCause(one, (cause) => Effect.logError("forwarding task input failed", cause)))
-        )
-      })
+      onSignals(
+        pubsub,
+        taskInputChannel(session.agent.id),
+        (messages) =>
+          Effect.forEach(messages, (message) =>
+            Effect.gen(function*() {
+              // A resync says signals may be lost; what was lost cannot be told apart, so it is skipped.
+              if (message === PUBSUB_RESYNC || !/^\d{1,15}$/.test(message)) return
+              const found = yield* repo.find(session.workspace.id, Number(message))
+              if (Option.isNone(found)) return
+              const entry = found.value
+              yield* sendText(JSON.stringify(
+                {
+                  type: "task_input",
+                  entry_id: entry.id,
+                  content: entry.content,
+                  time: entry.time.toISOString()
+                } satisfies TaskInputMessage
+              ))
+              yield* pubsub.publish(taskAckChannel(session.agent.id), message)
+            }).pipe(
+              // A failed read or send costs that input (its sender gets no ack), not the forwarding.
+              Effect.catchAllCause((cause) => Effect.logError("forwarding task input failed", cause))
+            ))
+      )
 
     return { send, logs, saveSnapshot, recordInput, append, forward } as const
   })

@@ -26,6 +26,7 @@
  * the workspace is checked when it starts watching (404 otherwise), as in the described system.
  */
 import { Duration, Effect, Exit, Option, Queue, RcMap, Scope, Stream } from "effect"
+import { extendInPlace } from "../ContextOverlay.js"
 import { compileEncoderSync } from "../Encoding.js"
 import { JOB_SIGNAL_LOGS, jobLogsChannel } from "../provisioners/ProvisionerJobs.js"
 import { hexId, messageNames, PubSub } from "../PubSub.js"
@@ -101,7 +102,7 @@ export class WorkspaceWatch extends Effect.Service<WorkspaceWatch>()("@workbay/c
             if (job?.id === jobId) return
             if (job !== undefined) yield* Scope.close(job.scope, Exit.void)
             const scope = yield* Scope.make()
-            const signals = yield* Scope.extend(pubsub.subscribe(jobLogsChannel(jobId)), scope)
+            const signals = yield* extendInPlace(pubsub.subscribe(jobLogsChannel(jobId)), scope)
             yield* Effect.forkIn(forward(signals, (m) => m !== JOB_SIGNAL_LOGS), scope)
             job = { id: jobId, scope }
           })

@@ -6,7 +6,7 @@
  * before), and deletes stats past their retention.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { AgentConnectionMonitor, AgentReportRepo, AgentReports, StatsUpdate } from "@workbay/core"
+import { AgentConnectionMonitor, AgentReportRepo, AgentReports, Agents, StatsUpdate } from "@workbay/core"
 import { Duration, Effect, Schema } from "effect"
 import * as TestClock from "effect/TestClock"
 import { STATS_RETENTION_HOURS } from "../../src/agents/Reports.js"
@@ -15,7 +15,7 @@ import {
   AGENT_INACTIVE_DISCONNECT_SECONDS
 } from "../../src/workspaces/WorkspaceWire.js"
 import { services } from "../services.js"
-import { recording, serve, setupAgent } from "./connection.js"
+import { recording, serve, setupAgent, setupAgents } from "./connection.js"
 
 const T0 = Date.parse("2024-01-01T08:30:00Z")
 
@@ -55,6 +55,37 @@ describe("the agent connection's state, with the TestClock", () => {
         T0 + AGENT_CONNECTION_UPDATE_SECONDS * 1000 + AGENT_INACTIVE_DISCONNECT_SECONDS * 3000 + 1000
       )
       expect(closed.health).toEqual({ healthy: false, reason: "agent has lost connection" })
+    }).pipe(Effect.provide(services({}, [recording]))))
+
+  it.scoped("connections share one refresher: each refreshed within a period of opening, then every period; none once all closed", () =>
+    Effect.gen(function*() {
+      const { agents, as } = yield* setupAgents(T0, 2)
+      const record = (i: number) =>
+        as(Effect.flatMap(Agents, (a) => a.get(agents[i]!.session.agent.id))).pipe(
+          Effect.map((r) => r.last_connected_at?.getTime())
+        )
+      const first = yield* serve(agents[0]!.session)
+      yield* first.request({ type: "ping", id: 1 })
+      // The second opens 5 s later: the refresher's tick (15 s after the first opened) refreshes both.
+      yield* TestClock.adjust(Duration.seconds(5))
+      const second = yield* serve(agents[1]!.session)
+      yield* second.request({ type: "ping", id: 1 })
+      expect(yield* record(1)).toBe(T0 + 5_000)
+      yield* TestClock.adjust(Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS - 5))
+      const period = AGENT_CONNECTION_UPDATE_SECONDS * 1000
+      expect([yield* record(0), yield* record(1)]).toEqual([T0 + period, T0 + period])
+      // The first closes; the second is still refreshed every period.
+      yield* first.end
+      yield* TestClock.adjust(Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS))
+      expect(yield* record(1)).toBe(T0 + 2 * period)
+      yield* TestClock.adjust(Duration.seconds(1))
+      yield* second.end
+      // None open: no refresh reopens a closed connection.
+      yield* TestClock.adjust(Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS * 2))
+      expect(yield* record(1)).toBe(T0 + 2 * period)
+      expect((yield* as(Effect.flatMap(Agents, (a) => a.get(agents[1]!.session.agent.id)))).status).toBe(
+        "disconnected"
+      )
     }).pipe(Effect.provide(services({}, [recording]))))
 
   it.scoped("the latency: the first round trip at once, later ones with each refresh, none once closed", () =>

@@ -15,8 +15,7 @@ const recorder = () => {
   const frames: Array<any> = []
   const out: Outbox = {
     push: (_key, frame) =>
-      void frames.push(JSON.parse(typeof frame === "string" ? frame : new TextDecoder().decode(frame))),
-    run: () => Effect.never
+      void frames.push(JSON.parse(typeof frame === "string" ? frame : new TextDecoder().decode(frame)))
   }
   return { out, frames }
 }
@@ -116,6 +115,7 @@ describe("Coordinator engines on one PubSub", () => {
       const held = yield* Deferred.make<void>()
       const slowHello: typeof pubsub = {
         subscribe: pubsub.subscribe,
+        listen: pubsub.listen,
         publish: (channel, message) =>
           message.includes(`"t":"hello"`)
             ? Effect.zipRight(
@@ -151,6 +151,7 @@ describe("Coordinator engines on one PubSub", () => {
       const gate = yield* Deferred.make<void>()
       const slow: typeof pubsub = {
         subscribe: pubsub.subscribe,
+        listen: pubsub.listen,
         publish: (channel, message) =>
           message.includes(`"t":"agent"`)
             ? Effect.zipRight(Deferred.await(gate), pubsub.publish(channel, message))
@@ -198,15 +199,12 @@ describe("Coordinator engines on one PubSub", () => {
 describe("outbox", () => {
   it.scoped("sends in order, and while the peer is slow keeps only the latest frame per key", () =>
     Effect.gen(function*() {
-      const out = makeOutbox()
       const sent: Array<string> = []
       const gate = yield* Deferred.make<void>()
-      const fiber = yield* Effect.fork(
-        out.run((frame) =>
-          Effect.zipRight(
-            Effect.sync(() => sent.push(String(frame))),
-            sent.length === 0 ? Deferred.await(gate) : Effect.void
-          )
+      const out = yield* makeOutbox((frame) =>
+        Effect.zipRight(
+          Effect.sync(() => sent.push(String(frame))),
+          sent.length === 0 ? Deferred.await(gate) : Effect.void
         )
       )
       out.push("a", "a1")
@@ -218,7 +216,10 @@ describe("outbox", () => {
       yield* Deferred.succeed(gate, undefined)
       yield* settle
       expect(sent).toEqual(["a1", "b1", "a3"])
-      yield* Fiber.interrupt(fiber)
+      // Idle again: the next push starts another send.
+      out.push("c", "c1")
+      yield* settle
+      expect(sent).toEqual(["a1", "b1", "a3", "c1"])
     }))
 })
 

@@ -56,7 +56,7 @@ import { makeObserver, type RequestSeen } from "./Observe.js"
 import { type HttpOptions, resolveOptions } from "./Options.js"
 import { header } from "./Raw.js"
 import type { BodyLimit, RawRequest, RawResponse } from "./Raw.js"
-import { makeRequestRunner, requestContext } from "./RequestRuntime.js"
+import { makeRequestRunner, requestContext, sessionRuntime } from "./RequestRuntime.js"
 import { json, JSON_HEADERS, makeResponder, responseBody, withoutBody } from "./Respond.js"
 import { type CompiledRoute, compileRoutes } from "./Route.js"
 import { makeRequestTracing } from "./Trace.js"
@@ -135,9 +135,10 @@ export const makeDispatcher = <R>(
     relaySecret !== "" && isRelayed(relaySecret, headers)
       ? { address: parseAddress(header(headers, RELAY_CLIENT_HEADER) ?? "") ?? peer, relayed: true }
       : { address: clientAddress(peer, headers), relayed: false }
-  const runFork = Runtime.runFork(runtime)
   // Spans cost about 10 us each: recorded only when someone collects them, or when asked.
   const spans = options.spans ?? !isBuiltInTracer(Runtime.runSync(runtime)(Effect.tracer))
+  // Sessions (WebSockets, event streams) and the observer's work run as requests do, spans included.
+  const runFork = Runtime.runFork(sessionRuntime(runtime, spans))
   const run = makeRequestRunner(runtime, spans)
   const tracing = makeRequestTracing(runtime, spans)
   const observer = makeObserver(runtime, runFork)

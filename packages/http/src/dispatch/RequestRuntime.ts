@@ -16,6 +16,26 @@ export const requestContext = <R, I, S>(
   service: S
 ): Context.Context<R | I> => overlayContext(base, tag, service)
 
+/**
+ * `runtime` with spans off unless `spans` (default: only when it has a tracer other than Effect's
+ * built-in one): what the fibers that outlive a request run on (a WebSocket's or an event stream's
+ * session). With spans on, each `span` of a session's calls makes a span and copies the fiber's
+ * whole context (some 7 KB) to hold it, for as long as the call runs: a connected agent's sessions
+ * held two such copies at all times.
+ */
+export const sessionRuntime = <R>(runtime: Runtime.Runtime<R>, spans?: boolean): Runtime.Runtime<R> =>
+  spans ?? !isBuiltInTracer(Runtime.runSync(runtime)(Effect.tracer))
+    ? runtime
+    : Runtime.make({
+      context: runtime.context,
+      fiberRefs: FiberRefs.updateAs(runtime.fiberRefs, {
+        fiberId: FiberId.none,
+        fiberRef: FiberRef.currentTracerEnabled,
+        value: false
+      }),
+      runtimeFlags: runtime.runtimeFlags
+    })
+
 /** Runs a request's effect as one fiber in `context`, calling `onExit` with its outcome. */
 export type RunRequest = <A, E, R>(
   context: Context.Context<R>,
@@ -28,15 +48,8 @@ export type RunRequest = <A, E, R>(
  * (default: only when the runtime has a tracer other than Effect's built-in one).
  */
 export const makeRequestRunner = <R>(runtime: Runtime.Runtime<R>, spans?: boolean): RunRequest => {
-  const traced = spans ?? !isBuiltInTracer(Runtime.runSync(runtime)(Effect.tracer))
   const fiberRefs = FiberRefs.updateAs(
-    traced
-      ? runtime.fiberRefs
-      : FiberRefs.updateAs(runtime.fiberRefs, {
-        fiberId: FiberId.none,
-        fiberRef: FiberRef.currentTracerEnabled,
-        value: false
-      }),
+    sessionRuntime(runtime, spans).fiberRefs,
     // A request's failure is its answer (a 500 logs its cause itself), not a fiber's unhandled error.
     { fiberId: FiberId.none, fiberRef: FiberRef.unhandledErrorLogLevel, value: Option.none() }
   )
