@@ -32,7 +32,14 @@ export interface EventSink {
  */
 export class EventStreamAnswer {
   readonly _tag = "EventStreamAnswer"
-  constructor(readonly run: (sink: EventSink) => Effect.Effect<void>) {}
+  constructor(
+    readonly run: (sink: EventSink) => Effect.Effect<void>,
+    /**
+     * The services the answer runs with (its handler's), given to its fiber when it starts rather
+     * than provided around it (frames on the fiber's stack for as long as the answer lives).
+     */
+    readonly context?: Context.Context<never> | undefined
+  ) {}
 }
 
 /** The headers of an event-stream answer. */
@@ -135,21 +142,20 @@ export const followEvents = <R>(
   Effect.map(Effect.context<Exclude<R, Scope.Scope>>(), (context) => {
     const interval = options.pingIntervalMillis ?? DEFAULT_EVENT_STREAM_PING_MILLIS
     const ping = formatEvent({ event: "ping" })
-    return new EventStreamAnswer((sink) =>
-      scopedInPlace(Effect.gen(function*() {
-        const next = yield* subscribe
-        // A write is handed to the connection at once, in the order of the calls; a reader that
-        // has not taken the last ping (its buffer full) gets no other meanwhile.
-        let pinging = false
-        yield* pingEvery(interval, () => {
-          if (pinging) return
-          pinging = true
-          Effect.runFork(sink.write(ping)).addObserver(() => void (pinging = false))
-        })
-        while (true) yield* sink.write(formatEvent(yield* next))
-      })).pipe(
-        Effect.catchAllCause((cause) => Effect.logWarning("An event stream failed", cause)),
-        Effect.mapInputContext((_: Context.Context<never>) => context)
-      )
+    return new EventStreamAnswer(
+      (sink) =>
+        scopedInPlace(Effect.gen(function*() {
+          const next = yield* (subscribe as Effect.Effect<Effect.Effect<ServerSentEvent>, never, Scope.Scope>)
+          // A write is handed to the connection at once, in the order of the calls; a reader that
+          // has not taken the last ping (its buffer full) gets no other meanwhile.
+          let pinging = false
+          yield* pingEvery(interval, () => {
+            if (pinging) return
+            pinging = true
+            Effect.runFork(sink.write(ping)).addObserver(() => void (pinging = false))
+          })
+          while (true) yield* sink.write(formatEvent(yield* next))
+        })).pipe(Effect.catchAllCause((cause) => Effect.logWarning("An event stream failed", cause))),
+      context as Context.Context<never>
     )
   })

@@ -113,7 +113,15 @@ export class WebSocketUpgrade {
      */
     readonly raw?: ((ws: WebSocket) => Effect.Effect<void>) | undefined,
     /** Not upgraded here: the request is relayed, as it came, to another replica (Relay.ts). */
-    readonly relay?: RelayTarget | undefined
+    readonly relay?: RelayTarget | undefined,
+    /**
+     * The services the session runs with (its handler's: the runtime's and the request's), given to
+     * its fiber when it starts rather than provided around the session: a provided context is
+     * frames on the fiber's stack for as long as the session lives (memory per connected agent).
+     */
+    readonly context?: Context.Context<never> | undefined,
+    /** Called when the session's fiber ends, however it ends (the metrics' session time). */
+    readonly ended?: (() => void) | undefined
   ) {}
 }
 
@@ -148,15 +156,6 @@ export const WebSocketUpgradeSchema = Schema.transformOrFail(Schema.Void, upgrad
   HttpApiSchema.annotations({ status: 101, description: "Switching Protocols: the connection becomes a WebSocket." })
 )
 
-/**
- * `effect` run in the handler's `context` (which holds the runtime's services the session's fiber
- * starts with, and the request's over them): it replaces the fiber's context instead of being merged
- * into it, since a merge copies every service's entry and a session holds its copy as long as it
- * lives (some 7 KB a connected agent).
- */
-const inHandlerContext = <R>(effect: Effect.Effect<void, never, R>, context: Context.Context<R>) =>
-  Effect.mapInputContext(effect, (_: Context.Context<never>) => context)
-
 /** Answers with a WebSocket running `session`, in the handler's context (actor, services). */
 export const upgradeWebSocket = <R>(
   session: (connection: WebSocketConnection) => Effect.Effect<void, never, R>,
@@ -166,8 +165,12 @@ export const upgradeWebSocket = <R>(
     Effect.context<R>(),
     (context) =>
       new WebSocketUpgrade(
-        (connection) => inHandlerContext(session(connection), context),
-        options.largeMessages === true
+        // Its services are given at its fiber's start (`context`).
+        session as (connection: WebSocketConnection) => Effect.Effect<void>,
+        options.largeMessages === true,
+        undefined,
+        undefined,
+        context as Context.Context<never>
       )
   )
 
@@ -182,7 +185,9 @@ export const upgradeRawWebSocket = <R>(
       new WebSocketUpgrade(
         () => Effect.void,
         options.largeMessages === true,
-        (ws) => inHandlerContext(session(ws), context)
+        session as (ws: WebSocket) => Effect.Effect<void>,
+        undefined,
+        context as Context.Context<never>
       )
   )
 
@@ -250,7 +255,8 @@ export interface WebSocketHubOptions {
   readonly maxLargeMessageBytes?: number | undefined
   readonly pingIntervalMillis: number
   /** Runs a session's fiber on the service's runtime. */
-  readonly runFork: <A, E>(effect: Effect.Effect<A, E>) => Fiber.RuntimeFiber<A, E>
+  /** Runs an effect on the service's runtime, with `context` as its services when given. */
+  readonly runFork: <A, E>(effect: Effect.Effect<A, E>, context?: Context.Context<never>) => Fiber.RuntimeFiber<A, E>
 }
 
 /** The accepted WebSockets of one service: upgrades them, keeps them alive, closes them all at the end. */
@@ -470,8 +476,10 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
             Effect.ensuring(Effect.sync(() => {
               if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(CloseCode.normal, "")
             }))
-          )
+          ),
+          upgrade.context
         )
+        if (upgrade.ended !== undefined) entry.fiber.addObserver(upgrade.ended)
         return
       }
       const connection = connectionOf(ws, closed, entry)
@@ -488,8 +496,10 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
               )
           ),
           Effect.zipRight(connection.close(CloseCode.normal, ""))
-        )
+        ),
+        upgrade.context
       )
+      if (upgrade.ended !== undefined) entry.fiber.addObserver(upgrade.ended)
     })
   }
 

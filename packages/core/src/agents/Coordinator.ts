@@ -18,7 +18,7 @@ import { Effect, Either, ExecutionStrategy, Exit, Fiber, Option, Runtime, Schema
 import { allowed, type CurrentActor } from "../Actor.js"
 import { extendInPlace, scopedInPlace } from "../ContextOverlay.js"
 import { NotFound } from "../Errors.js"
-import { isUuid } from "../Ids.js"
+import { isUuid, newUuid } from "../Ids.js"
 import { onSignals, PubSub, PUBSUB_RESYNC, type PubSubShape } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
@@ -503,7 +503,7 @@ const parseMessage = <A>(
   return { ok: value, node }
 }
 
-const newClientId = () => crypto.randomUUID()
+const newClientId = () => newUuid()
 
 export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Coordinator", {
   scoped: Effect.gen(function*() {
@@ -511,7 +511,7 @@ export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Co
     const agents = yield* AgentRepo
     const sharing = yield* WorkspaceSharing
     const reports = yield* AgentReports
-    const engine = yield* makeCoordinatorEngine(pubsub, crypto.randomUUID())
+    const engine = yield* makeCoordinatorEngine(pubsub, newUuid())
 
     /**
      * Whether the caller may reach agent `id`: an agent of its workspace's latest build, in a

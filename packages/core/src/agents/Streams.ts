@@ -11,7 +11,7 @@ import { Effect, Option } from "effect"
 import { type Actor, allowed, CurrentActor } from "../Actor.js"
 import { Replicas, ThisReplica } from "../enterprise/Replicas.js"
 import { BadGateway, type BadRequest, Forbidden, NotFound } from "../Errors.js"
-import { isUuid } from "../Ids.js"
+import { isUuid, newUuid } from "../Ids.js"
 import { span } from "../Tracing.js"
 import { PortShareRepo } from "../workspaces/PortShare.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
@@ -113,7 +113,7 @@ export class AgentStreams extends Effect.Service<AgentStreams>()("@workbay/core/
         case "pty":
           return {
             ...base,
-            reconnect: request.query.reconnect ?? crypto.randomUUID(),
+            reconnect: request.query.reconnect ?? newUuid(),
             width: request.query.width ?? 80,
             height: request.query.height ?? 24,
             command: request.query.command ?? "",
@@ -146,7 +146,7 @@ export class AgentStreams extends Effect.Service<AgentStreams>()("@workbay/core/
           relayed: client.relayed
         }).pipe(Effect.provideService(Replicas, replicas))
         if (holder._tag === "Relay") return holder
-        const streamId = crypto.randomUUID()
+        const streamId = newUuid()
         const text = JSON.stringify(openMessage(streamId, request, client, actor.user.username))
         const open = Effect.flatMap(tunnels.notify(agentId, text), (sent) =>
           sent

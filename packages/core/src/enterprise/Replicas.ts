@@ -9,9 +9,10 @@
  * `GET /replicas` lists the replicas seen within REPLICA_STALE_SECONDS.
  */
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
-import { randomBytes, randomUUID } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { hostname } from "node:os"
 import { authorize } from "../Actor.js"
+import { newUuid } from "../Ids.js"
 import { everyInterval } from "../Periodic.js"
 import { span } from "../Tracing.js"
 import { LicenseRepo } from "./License.js"
@@ -73,7 +74,7 @@ export class ThisReplica extends Context.Tag("@workbay/core/ThisReplica")<ThisRe
       ThisReplica,
       Effect.map(
         Effect.flatMap(LicenseRepo, (repo) => repo.initSiteConfig(RELAY_SECRET_KEY, randomBytes(32).toString("hex"))),
-        (relaySecret) => ({ id: randomUUID(), relayAddress, relaySecret })
+        (relaySecret) => ({ id: newUuid(), relayAddress, relaySecret })
       )
     )
 }

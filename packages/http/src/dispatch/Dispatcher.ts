@@ -34,6 +34,7 @@ import {
   type Auth,
   crossSiteRefusal,
   isBuiltInTracer,
+  newUuid,
   Settings,
   type SettingsShape,
   ThisReplica
@@ -95,8 +96,8 @@ export interface Dispatcher {
   ) => { readonly address: string; readonly relayed: boolean }
   /** The deployment's relay secret ("" when the runtime has no `ThisReplica`): what a relayed request carries. */
   readonly relaySecret: string
-  /** Runs an effect on the service's runtime (WebSocket sessions). */
-  readonly runFork: <A, E>(effect: Effect.Effect<A, E>) => Fiber.RuntimeFiber<A, E>
+  /** Runs an effect on the service's runtime (WebSocket sessions), with `context` as its services when given. */
+  readonly runFork: <A, E>(effect: Effect.Effect<A, E>, context?: Context.Context<never>) => Fiber.RuntimeFiber<A, E>
   readonly options: HttpOptions
   /** The deployment's settings (the app proxy reads the wildcard app host and the access URL). */
   readonly settings: SettingsShape
@@ -138,7 +139,15 @@ export const makeDispatcher = <R>(
   // Spans cost about 10 us each: recorded only when someone collects them, or when asked.
   const spans = options.spans ?? !isBuiltInTracer(Runtime.runSync(runtime)(Effect.tracer))
   // Sessions (WebSockets, event streams) and the observer's work run as requests do, spans included.
-  const runFork = Runtime.runFork(sessionRuntime(runtime, spans))
+  const sessions = sessionRuntime(runtime, spans)
+  const runFork = <A, E>(effect: Effect.Effect<A, E>, context?: Context.Context<never>) =>
+    Runtime.runFork(
+      context === undefined ? sessions : Runtime.make({
+        context,
+        fiberRefs: sessions.fiberRefs,
+        runtimeFlags: sessions.runtimeFlags
+      })
+    )(effect)
   const run = makeRequestRunner(runtime, spans)
   const tracing = makeRequestTracing(runtime, spans)
   const observer = makeObserver(runtime, runFork)
@@ -191,7 +200,7 @@ export const makeDispatcher = <R>(
     if (found === null || found.store === null) return respond(routes.miss(req.method, path, found))
     const route = found.store as CompiledRoute
     if (seen !== undefined) seen.route = route.template
-    const requestId = randomUUID()
+    const requestId = newUuid()
     const traced = tracing.enabled
       ? tracing.start(req.method, route.template, requestId, header(req.headers, "traceparent"), respond, accept)
       : undefined
@@ -232,9 +241,10 @@ export const makeDispatcher = <R>(
       )
       return problem === undefined ? route.handler(request) : Effect.fail(problem)
     })
-    effect = guard.guarded(route, req, exchange.ctx.setHeader, services, effect)
+    const setHeader = (name: string, value: string) => exchange.ctx.setHeader(name, value)
+    effect = guard.guarded(route, req, setHeader, services, effect)
     if (token !== undefined) {
-      const countRefused = guard.countRefused(route, req, exchange.ctx.setHeader)
+      const countRefused = guard.countRefused(route, req, setHeader)
       effect = authentication.authenticated(route, token, services, countRefused, effect)
     }
     effect = audited(route, req, exchange, services, effect)

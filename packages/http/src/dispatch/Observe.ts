@@ -78,21 +78,14 @@ export const makeObserver = <R>(
       accept: accept === undefined ? undefined : (u: WebSocketUpgrade) => {
         finish(101)
         const template = seen.route ?? UNKNOWN_ROUTE
-        const timed = <A>(session: (a: A) => Effect.Effect<void>) => (a: A) => {
-          const opened = performance.now()
-          return Effect.ensuring(
-            session(a),
-            Effect.sync(() => metrics.webSocketClosed(template, secondsSince(opened)))
-          )
-        }
-        // The same upgrade (its message limit, a raw session, a relay), its session timed.
+        const opened = performance.now()
+        const ended = u.ended
+        // The same upgrade (its message limit, a raw session, a relay, its services), its session timed.
         accept(
-          new WebSocketUpgrade(
-            timed(u.session),
-            u.largeMessages,
-            u.raw === undefined ? undefined : timed(u.raw),
-            u.relay
-          )
+          new WebSocketUpgrade(u.session, u.largeMessages, u.raw, u.relay, u.context, () => {
+            ended?.()
+            metrics.webSocketClosed(template, secondsSince(opened))
+          })
         )
       }
     }

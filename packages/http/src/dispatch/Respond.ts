@@ -6,7 +6,7 @@
  */
 import { HttpApiSchema } from "@effect/platform"
 import { OAuth2Error, OAuth2Unauthorized } from "@workbay/core"
-import { Cause, Effect, Either, Fiber, Option, type ParseResult, type SchemaAST } from "effect"
+import { Cause, type Context, Effect, Either, Fiber, Option, type ParseResult, type SchemaAST } from "effect"
 import { Buffer } from "node:buffer"
 import { FileAnswer } from "../FileAnswer.js"
 import { clip, MAX_VALIDATIONS } from "../Limits.js"
@@ -122,7 +122,7 @@ export interface Responder {
 
 /** The answers of requests served on a runtime (`runFork`: where 500s log their cause and event streams run). */
 export const makeResponder = (
-  runFork: <A, E>(effect: Effect.Effect<A, E>) => Fiber.RuntimeFiber<A, E>
+  runFork: <A, E>(effect: Effect.Effect<A, E>, context?: Context.Context<never>) => Fiber.RuntimeFiber<A, E>
 ): Responder => {
   const logUnhandled = (cause: Cause.Cause<unknown>, requestId: string) =>
     runFork(
@@ -173,7 +173,8 @@ export const makeResponder = (
       const fiber = runFork(
         answer.run({ write: (text) => Effect.promise(() => writer.write(text)) }).pipe(
           Effect.ensuring(Effect.sync(() => writer.end()))
-        )
+        ),
+        answer.context
       )
       return () => void runFork(Fiber.interrupt(fiber))
     }

@@ -13,7 +13,7 @@ import { implement } from "../Handlers.js"
 import { RequestContext } from "../RequestContext.js"
 
 const withCookies = (query: typeof CallbackQuery.Type) =>
-  Effect.map(RequestContext, (ctx): CallbackInput => ({ ...query, cookie: ctx.cookie }))
+  Effect.map(RequestContext, (ctx): CallbackInput => ({ ...query, cookie: (name) => ctx.cookie(name) }))
 
 /** Sets the answer's cookies (the session's among them) and its redirect, or answers where to go (device flow). */
 const answer = (a: CallbackAnswer) =>

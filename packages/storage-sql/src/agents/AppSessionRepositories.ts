@@ -4,9 +4,9 @@
  * session went idle, so the caller learns whether it started a session from the id it gets back.
  */
 import { SqlClient } from "@effect/sql"
-import { AppSessionRepo } from "@workbay/core"
+import { AppSessionRepo, newUuid } from "@workbay/core"
 import { Effect, Layer } from "effect"
-import { createHash, randomUUID } from "node:crypto"
+import { createHash } from "node:crypto"
 import { text } from "../Columns.js"
 import { PURGE_BATCH, purgeBefore } from "../Purge.js"
 
@@ -29,7 +29,7 @@ export const make = Effect.gen(function*() {
             ])
           )
           .digest("hex")
-        const id = randomUUID()
+        const id = newUuid()
         const at = now.toISOString()
         const stale = staleBefore.toISOString()
         const rows = yield* sql`INSERT INTO workspace_app_sessions (key_hash, id, agent_id, started_at, updated_at)
