@@ -4,7 +4,7 @@
  * 150 entries and some 7 KB; a request's or a long-lived session's context made that way holds its
  * copy as long as it lives (docs/agents.md, "The server's memory per agent").
  */
-import { Context, Effect, Scope } from "effect"
+import { Context, Effect, type Exit, FiberRef, Scope } from "effect"
 
 /**
  * A map of services over `base`: its own entries on top, every other key read from `base`, so it
@@ -80,14 +80,16 @@ export const overlayContext = <R, I, S>(
  */
 export const scopedInPlace = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<R, Scope.Scope>> =>
   Effect.flatMap(Scope.make(), (scope) =>
-    Effect.onExit(
-      Effect.mapInputContext(
-        effect,
-        (context: Context.Context<Exclude<R, Scope.Scope>>) =>
-          overlayContext(context, Scope.Scope, scope) as Context.Context<R>
-      ),
-      (exit) => Scope.close(scope, exit)
-    ))
+    // The fiber's services are set, and set back, in place: providing them (Effect.mapInputContext)
+    // holds four more frames on the fiber's stack for as long as the session lives.
+    Effect.flatMap(FiberRef.get(FiberRef.currentContext), (outer) =>
+      Effect.onExit(
+        Effect.zipRight(
+          FiberRef.set(FiberRef.currentContext, overlayContext(outer, Scope.Scope, scope)),
+          effect as Effect.Effect<A, E, never>
+        ),
+        (exit) => Effect.zipRight(FiberRef.set(FiberRef.currentContext, outer), Scope.close(scope, exit))
+      )))
 
 /**
  * `Scope.extend(effect, scope)` without copying the context (Effect's merges a context holding the
@@ -102,4 +104,24 @@ export const extendInPlace = <A, E, R>(
     effect,
     (context: Context.Context<Exclude<R, Scope.Scope>>) =>
       overlayContext(context, Scope.Scope, scope) as Context.Context<R>
+  )
+
+/**
+ * `Effect.addFinalizer` without a copy of the adding fiber's refs: Effect's keeps one with each
+ * finalizer (some 300 to 900 bytes, as long as the scope lives), to run it with them; this one runs
+ * with the refs of the fiber that closes the scope. For finalizers that only undo bookkeeping
+ * (remove a listener, leave a registry, close a scope), in what lives as long as a connection.
+ */
+export const addFinalizerInPlace = (
+  finalizer: (exit: Exit.Exit<unknown, unknown>) => Effect.Effect<unknown>
+): Effect.Effect<void, never, Scope.Scope> =>
+  Effect.flatMap(Scope.Scope, (scope) => Scope.addFinalizerExit(scope, finalizer))
+
+/** `Effect.acquireRelease` with its release added by {@link addFinalizerInPlace} (it needs no service). */
+export const acquireReleaseInPlace = <A, E, R>(
+  acquire: Effect.Effect<A, E, R>,
+  release: (a: A, exit: Exit.Exit<unknown, unknown>) => Effect.Effect<unknown>
+): Effect.Effect<A, E, R | Scope.Scope> =>
+  Effect.uninterruptible(
+    Effect.flatMap(acquire, (a) => Effect.as(addFinalizerInPlace((exit) => release(a, exit)), a))
   )

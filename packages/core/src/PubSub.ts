@@ -10,6 +10,7 @@
  * database, then act on each signal.
  */
 import { Context, Effect, Fiber, Layer, Queue, Runtime, type Scope } from "effect"
+import { acquireReleaseInPlace, addFinalizerInPlace } from "./ContextOverlay.js"
 
 /** Channel names: lower-case letters, digits and `_`, at most 48 (Postgres identifiers, room for a deployment prefix). */
 export const PUBSUB_CHANNEL_PATTERN = /^[a-z][a-z0-9_]{0,47}$/
@@ -145,7 +146,7 @@ export const subscribeWithListen = (
 ): PubSubShape["subscribe"] =>
 (channel) =>
   Effect.gen(function*() {
-    const queue = yield* Effect.acquireRelease(Queue.sliding<string>(PUBSUB_SUBSCRIBER_CAPACITY), Queue.shutdown)
+    const queue = yield* acquireReleaseInPlace(Queue.sliding<string>(PUBSUB_SUBSCRIBER_CAPACITY), Queue.shutdown)
     // A sliding queue takes every offer at once, dropping its oldest message when full
     // (Queue.unsafeOffer would skip the strategy and drop the new one).
     yield* listen(channel, (message) => void Effect.runSync(Queue.offer(queue, message)))
@@ -157,7 +158,7 @@ const makeMemoryPubSub = (): PubSubShape => {
   const listen: PubSubShape["listen"] = (channel, receive) =>
     Effect.zipRight(
       checkChannel(channel),
-      Effect.acquireRelease(
+      acquireReleaseInPlace(
         Effect.sync(() => void subscribers.add(channel, receive)),
         () => Effect.sync(() => void subscribers.remove(channel, receive))
       )
@@ -203,7 +204,7 @@ export const onSignals = <R>(
         if (!closed && waiting.length > 0) start()
       })
     }
-    yield* Effect.addFinalizer(() =>
+    yield* addFinalizerInPlace(() =>
       Effect.suspend(() => {
         closed = true
         return running === undefined ? Effect.void : Fiber.interrupt(running)

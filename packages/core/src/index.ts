@@ -33,7 +33,13 @@ export {
   AuthorizationResponse,
   type StoredAcl
 } from "./AuthCheck.js"
-export { extendInPlace, overlayContext, scopedInPlace } from "./ContextOverlay.js"
+export {
+  acquireReleaseInPlace,
+  addFinalizerInPlace,
+  extendInPlace,
+  overlayContext,
+  scopedInPlace
+} from "./ContextOverlay.js"
 export { compileEncoder, compileEncodeStep } from "./Encoding.js"
 export * from "./Errors.js"
 export * from "./Events.js"

@@ -4,8 +4,8 @@
  * adding, merging, providing) sees both layers, without the overlay keeping a copy of the one below.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Exit, Scope } from "effect"
-import { overlayContext, scopedInPlace } from "../src/ContextOverlay.js"
+import { Context, Deferred, Effect, Exit, Fiber, Scope } from "effect"
+import { acquireReleaseInPlace, addFinalizerInPlace, overlayContext, scopedInPlace } from "../src/ContextOverlay.js"
 
 class A extends Context.Tag("test/A")<A, string>() {}
 class B extends Context.Tag("test/B")<B, string>() {}
@@ -55,5 +55,39 @@ describe("a context overlay", () => {
       )
       expect(failed).toEqual(Exit.fail("no"))
       expect(closed).toEqual(["closed", "again"])
+    }))
+
+  it.effect("scopedInPlace gives its caller's services back however the effect ends: done, failed, interrupted", () =>
+    Effect.gen(function*() {
+      const before = yield* Effect.context<never>()
+      const hasScope = Effect.map(Effect.context<never>(), (c) => c.unsafeMap.has(Scope.Scope.key))
+      expect(yield* hasScope).toBe(false)
+      expect(yield* scopedInPlace(hasScope)).toBe(true)
+      expect(yield* hasScope).toBe(false)
+      yield* Effect.exit(scopedInPlace(Effect.fail("no")))
+      expect(yield* hasScope).toBe(false)
+      const started = yield* Deferred.make<void>()
+      const fiber = yield* Effect.fork(
+        scopedInPlace(Effect.zipRight(Deferred.succeed(started, undefined), Effect.never))
+      )
+      yield* Deferred.await(started)
+      yield* Fiber.interrupt(fiber)
+      expect(yield* hasScope).toBe(false)
+      expect((yield* Effect.context<never>()).unsafeMap).toBe(before.unsafeMap)
+    }))
+
+  it.effect("acquireReleaseInPlace and addFinalizerInPlace release with the scope, in reverse order, with its outcome", () =>
+    Effect.gen(function*() {
+      const log: Array<string> = []
+      const scope = yield* Scope.make()
+      const a = yield* Scope.extend(
+        acquireReleaseInPlace(Effect.succeed("a"), (a, exit) => Effect.sync(() => log.push(`${a} ${exit._tag}`))),
+        scope
+      )
+      yield* Scope.extend(addFinalizerInPlace((exit) => Effect.sync(() => log.push(`b ${exit._tag}`))), scope)
+      expect(a).toBe("a")
+      expect(log).toEqual([])
+      yield* Scope.close(scope, Exit.fail("done"))
+      expect(log).toEqual(["b Failure", "a Failure"])
     }))
 })

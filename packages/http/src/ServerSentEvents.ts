@@ -12,7 +12,7 @@
  * out when there is none).
  */
 import { HttpApiSchema } from "@effect/platform"
-import { scopedInPlace } from "@workbay/core"
+import { acquireReleaseInPlace, scopedInPlace } from "@workbay/core"
 import { type Context, Effect, ParseResult, Schedule, Schema, type Scope, Stream } from "effect"
 
 /** One event: its type (`event:`) and its data text (one `data:` line per line of it). */
@@ -105,7 +105,7 @@ const pinged = new Map<number, { readonly timer: ReturnType<typeof setInterval>;
 
 /** Calls `ping` every `interval` ms for the life of the scope, on the timer shared by that interval. */
 const pingEvery = (interval: number, ping: () => void): Effect.Effect<void, never, Scope.Scope> =>
-  Effect.acquireRelease(
+  acquireReleaseInPlace(
     Effect.sync(() => {
       let entry = pinged.get(interval)
       if (entry === undefined) {

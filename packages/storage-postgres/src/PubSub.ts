@@ -12,6 +12,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import {
+  acquireReleaseInPlace,
   checkChannel,
   checkMessage,
   makeSubscribers,
@@ -211,7 +212,7 @@ export const make = (options: PostgresPubSubOptions) =>
     const listen: PubSubShape["listen"] = (channel, receive) =>
       Effect.zipRight(
         checkChannel(channel),
-        Effect.acquireRelease(
+        acquireReleaseInPlace(
           Effect.gen(function*() {
             const first = subscribers.add(channel, receive)
             if (!first && listened.has(channel) && client !== undefined) return

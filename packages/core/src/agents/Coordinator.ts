@@ -16,7 +16,7 @@
  */
 import { Effect, Either, ExecutionStrategy, Exit, Fiber, Option, Runtime, Schema, Scope } from "effect"
 import { allowed, type CurrentActor } from "../Actor.js"
-import { extendInPlace, scopedInPlace } from "../ContextOverlay.js"
+import { acquireReleaseInPlace, addFinalizerInPlace, extendInPlace, scopedInPlace } from "../ContextOverlay.js"
 import { NotFound } from "../Errors.js"
 import { isUuid, newUuid } from "../Ids.js"
 import { onSignals, PubSub, PUBSUB_RESYNC, type PubSubShape } from "../PubSub.js"
@@ -74,7 +74,7 @@ export const makeOutbox = <E>(
         else if (!stopped && pending.size > 0) start()
       })
     }
-    yield* Effect.addFinalizer(() =>
+    yield* addFinalizerInPlace(() =>
       Effect.suspend(() => {
         stopped = true
         pending.clear()
@@ -340,7 +340,7 @@ export const makeCoordinatorEngine = (
     const connectAgent = (agentId: string, out: Outbox) =>
       Effect.gen(function*() {
         const conn: LocalAgent = { out }
-        const entry = yield* Effect.acquireRelease(
+        const entry = yield* acquireReleaseInPlace(
           lock.withPermits(1)(Effect.gen(function*() {
             const existed = entries.has(agentId)
             // The other replicas' clients known when the connection joins (another connection of the
@@ -413,7 +413,7 @@ export const makeCoordinatorEngine = (
             yield* release(entry)
           })))
 
-        yield* Effect.addFinalizer(() => Effect.forEach([...client.subscriptions], unsubscribe, { discard: true }))
+        yield* addFinalizerInPlace(() => Effect.forEach([...client.subscriptions], unsubscribe, { discard: true }))
 
         return {
           id: clientId,

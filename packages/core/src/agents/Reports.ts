@@ -5,7 +5,7 @@
  * (docs/agents.md, "The agent connection"); the service applies one to the agent of the session.
  */
 import { Clock, Context, Duration, Effect, Exit, Fiber, Option, Schema, Scope } from "effect"
-import { extendInPlace } from "../ContextOverlay.js"
+import { acquireReleaseInPlace, extendInPlace } from "../ContextOverlay.js"
 import { ThisReplica } from "../enterprise/Replicas.js"
 import { onSignals, PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
@@ -376,7 +376,7 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
      * with the last): a connection is refreshed at most that long after it opened, then that often.
      */
     const keepRefreshed = (session: AgentSession, latencyMs: () => number | undefined) =>
-      Effect.acquireRelease(
+      acquireReleaseInPlace(
         Effect.gen(function*() {
           const c: OpenConnection = { session, latencyMs }
           open.add(c)
@@ -558,7 +558,7 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
       session: AgentSession,
       onReplaced: Effect.Effect<void>
     ): Effect.Effect<void, never, Scope.Scope> =>
-      Effect.acquireRelease(
+      acquireReleaseInPlace(
         Effect.gen(function*() {
           const w: Watcher = { session, onReplaced, told: false }
           const workspaceId = session.workspace.id

@@ -8,6 +8,7 @@
  * connected to; another process relays it there (Holder.ts decides; the relay is http's).
  */
 import { Deferred, Duration, Effect, Exit, Option, Queue, type Scope, Stream } from "effect"
+import { acquireReleaseInPlace } from "../ContextOverlay.js"
 import { BadGateway, GatewayTimeout } from "../Errors.js"
 import { CurrentAgent } from "./AgentAuth.js"
 import type { AgentChannel } from "./Connection.js"
@@ -152,7 +153,7 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
       agentId: string,
       send: (text: string) => Effect.Effect<void>
     ): Effect.Effect<Tunnel, never, Scope.Scope> =>
-      Effect.acquireRelease(
+      acquireReleaseInPlace(
         Effect.sync(() => {
           const tunnel: Tunnel = {
             agentId,
