@@ -185,10 +185,16 @@ const makeMemoryPubSub = (): PubSubShape => {
 export const onSignals = <R>(
   pubsub: PubSubShape,
   channel: string,
-  handle: (messages: ReadonlyArray<string>) => Effect.Effect<void, never, R>
+  handle: (messages: ReadonlyArray<string>) => Effect.Effect<void, never, R>,
+  /**
+   * What the runs run on: a service's own runtime, taken once when it was made, is shared by all
+   * its followers (each runtime taken here keeps a copy of the fiber's refs, some 600 bytes).
+   * Default: the caller's.
+   */
+  runtime?: Runtime.Runtime<R>
 ): Effect.Effect<void, never, Scope.Scope | R> =>
   Effect.gen(function*() {
-    const runFork = Runtime.runFork(yield* Effect.runtime<R>())
+    const runsOn = runtime ?? (yield* Effect.runtime<R>())
     let waiting: Array<string> = []
     let running: Fiber.RuntimeFiber<void> | undefined
     let closed = false
@@ -197,7 +203,7 @@ export const onSignals = <R>(
       waiting = []
       // Not at once: `receive` runs inside whoever delivered the message.
       // Interruptible even when followed from an uninterruptible region (an acquire).
-      const fiber = runFork(Effect.interruptible(handle(messages)), { immediate: false })
+      const fiber = Runtime.runFork(runsOn, Effect.interruptible(handle(messages)), { immediate: false })
       running = fiber
       fiber.addObserver(() => {
         if (running === fiber) running = undefined

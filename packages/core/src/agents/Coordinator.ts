@@ -50,11 +50,13 @@ export interface Outbox {
  * waiting the whole session (memory per connected agent). Once `send` fails, nothing more is sent.
  */
 export const makeOutbox = <E>(
-  send: (frame: string | Uint8Array) => Effect.Effect<void, E>
+  send: (frame: string | Uint8Array) => Effect.Effect<void, E>,
+  /** What the sends run on (a service's, shared: see `onSignals`); default: the caller's. */
+  runtime?: Runtime.Runtime<never>
 ): Effect.Effect<Outbox, never, Scope.Scope> =>
   Effect.gen(function*() {
     const pending = new Map<string, string | Uint8Array>()
-    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+    const runsOn = runtime ?? (yield* Effect.runtime<never>())
     let sending: Fiber.RuntimeFiber<void, E> | undefined
     let stopped = false
     const drain: Effect.Effect<void, E> = Effect.suspend(() => {
@@ -66,7 +68,7 @@ export const makeOutbox = <E>(
     const start = () => {
       // Not at once: a push comes from inside whoever has news for the peer. Interruptible even
       // when the outbox was made in an uninterruptible region.
-      const fiber = runFork(Effect.interruptible(drain), { immediate: false })
+      const fiber = Runtime.runFork(runsOn, Effect.interruptible(drain), { immediate: false })
       sending = fiber
       fiber.addObserver((exit) => {
         if (sending === fiber) sending = undefined
@@ -186,6 +188,8 @@ export const makeCoordinatorEngine = (
   Effect.gen(function*() {
     const entries = new Map<string, AgentEntry>()
     const lock = yield* Effect.makeSemaphore(1)
+    // The channels' handlers run on the engine's runtime (one for all its entries).
+    const runtime = yield* Effect.runtime<never>()
     const outer = yield* Effect.scope
     yield* Effect.addFinalizer(() =>
       Effect.forEach([...entries.values()], (e) => Scope.close(e.scope, Exit.void), { discard: true })
@@ -321,7 +325,12 @@ export const makeCoordinatorEngine = (
         // Follow first, then ask: no answer is missed. No fiber waits between messages (`onSignals`);
         // the scope's close ends a run.
         yield* extendInPlace(
-          onSignals(pubsub, tailnetChannel(agentId), (messages) => Effect.forEach(messages, (m) => receive(entry, m))),
+          onSignals(
+            pubsub,
+            tailnetChannel(agentId),
+            (messages) => Effect.forEach(messages, (m) => receive(entry, m)),
+            runtime
+          ),
           scope
         )
         yield* publish(agentId, { t: "hello", r: replicaId })
@@ -512,6 +521,8 @@ export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Co
     const sharing = yield* WorkspaceSharing
     const reports = yield* AgentReports
     const engine = yield* makeCoordinatorEngine(pubsub, newUuid())
+    // The sessions' outboxes send on the service's runtime (one for all).
+    const runtime = yield* Effect.runtime<never>()
 
     /**
      * Whether the caller may reach agent `id`: an agent of its workspace's latest build, in a
@@ -553,7 +564,7 @@ export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Co
      */
     const serveClient = (conn: PeerConnection, only?: string): Effect.Effect<void, never, CurrentActor> =>
       scopedInPlace(Effect.gen(function*() {
-        const out = yield* makeOutbox(conn.send)
+        const out = yield* makeOutbox(conn.send, runtime)
         const client = yield* engine.connectClient(newClientId(), out)
         if (only !== undefined) {
           send(out, `ack:${only}`, JSON.stringify({ type: "subscribed", agent_id: only }))
@@ -607,7 +618,7 @@ export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Co
     const serveAgent = (conn: AgentPeerConnection): Effect.Effect<"replaced" | "closed", never, CurrentAgent> =>
       scopedInPlace(Effect.gen(function*() {
         const session = yield* CurrentAgent
-        const out = yield* makeOutbox(conn.send)
+        const out = yield* makeOutbox(conn.send, runtime)
         const handle = yield* engine.connectAgent(session.agent.id, out)
         // The replacement closes the connection, which ends the messages below: no fiber of its own.
         const replaced = yield* reports.closeWhenReplaced(session, conn.closeReplaced)

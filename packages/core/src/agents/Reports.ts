@@ -530,6 +530,8 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
      * a fiber and a subscription each for as long as they lived).
      */
     const watched = new Map<string, WorkspaceWatch>()
+    // The checks run on the service's runtime (one for every workspace watched).
+    const runtime = yield* Effect.runtime<never>()
 
     /** Whether `w`'s agent was replaced; when so, `w` leaves the watch and hears it, once. */
     const check = (w: Watcher) =>
@@ -571,7 +573,10 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
           const created: WorkspaceWatch = { sessions: new Set([w]), scope: yield* Scope.make() }
           watched.set(workspaceId, created)
           const followed = yield* Effect.exit(
-            extendInPlace(onSignals(pubsub, workspaceChannel(workspaceId), () => checkAll(workspaceId)), created.scope)
+            extendInPlace(
+              onSignals(pubsub, workspaceChannel(workspaceId), () => checkAll(workspaceId), runtime),
+              created.scope
+            )
           )
           if (Exit.isFailure(followed)) {
             // A subscription that could not be made fails the sessions waiting for it.

@@ -156,6 +156,8 @@ export class TaskConversation extends Effect.Service<TaskConversation>()("@workb
     const repo = yield* TaskLogRepo
     const agents = yield* AgentRepo
     const pubsub = yield* PubSub
+    // Task input is forwarded on the service's runtime (one for every agent followed).
+    const runtime = yield* Effect.runtime<never>()
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     const unavailable = (detail: string) =>
@@ -292,7 +294,8 @@ export class TaskConversation extends Effect.Service<TaskConversation>()("@workb
             }).pipe(
               // A failed read or send costs that input (its sender gets no ack), not the forwarding.
               Effect.catchAllCause((cause) => Effect.logError("forwarding task input failed", cause))
-            ))
+            )),
+        runtime
       )
 
     return { send, logs, saveSnapshot, recordInput, append, forward } as const
