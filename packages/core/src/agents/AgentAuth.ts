@@ -61,6 +61,13 @@ export const agentActor = (
   return { user: session.owner, apiKey: key, orgRoles }
 }
 
+/** Whether two sessions of an agent say the same: its build, token and names, and its owner. */
+const sameSession = (a: AgentSession, b: AgentSession): boolean =>
+  a.agent.auth_token_hash === b.agent.auth_token_hash && a.agent.name === b.agent.name &&
+  a.build.id === b.build.id && a.latest_build_number === b.latest_build_number &&
+  a.workspace.id === b.workspace.id && a.workspace.name === b.workspace.name &&
+  a.owner.id === b.owner.id && a.owner.username === b.owner.username && a.owner.status === b.owner.status
+
 const refused = (detail: string) => new Unauthorized({ message: "Workspace agent not authorized.", detail })
 
 export class AgentAuth extends Effect.Service<AgentAuth>()("@workbay/core/AgentAuth", {
@@ -69,6 +76,25 @@ export class AgentAuth extends Effect.Service<AgentAuth>()("@workbay/core/AgentA
     const users = yield* UserRepo
     const members = yield* MemberRepo
     const claimInProgress = yield* makeClaimInProgress
+
+    /**
+     * The latest session of each agent authenticated here, while something holds it: a connection
+     * that authenticates as the same agent, build, token and owner gets that one instead of its own
+     * copy of the rows (an agent holds three connections as long as it runs; its rows are some
+     * 4 KB). What a session is used for (ids, the token's hash, the build's definitions of scripts,
+     * apps and metadata, the owner's name) is the same in both.
+     */
+    const recent = new Map<string, WeakRef<AgentSession>>()
+    const forget = new FinalizationRegistry<string>((agentId) => {
+      if (recent.get(agentId)?.deref() === undefined) recent.delete(agentId)
+    })
+    const shared = (session: AgentSession): AgentSession => {
+      const known = recent.get(session.agent.id)?.deref()
+      if (known !== undefined && sameSession(known, session)) return known
+      recent.set(session.agent.id, new WeakRef(session))
+      forget.register(session, session.agent.id)
+      return session
+    }
 
     /** The agent whose token this is, while the token works; else 401. */
     const authenticate = (token: string): Effect.Effect<AgentSession, Unauthorized> =>
@@ -88,7 +114,7 @@ export class AgentAuth extends Effect.Service<AgentAuth>()("@workbay/core/AgentA
           return yield* Effect.fail(refused("The workspace's owner was deleted."))
         }
         if (owner.status === "suspended") return yield* Effect.fail(refused("The workspace's owner is suspended."))
-        return { ...inBuild, owner }
+        return shared({ ...inBuild, owner })
       }).pipe(span("AgentAuth.authenticate"))
 
     /** {@link authenticate}, with the actor the agent acts as. */

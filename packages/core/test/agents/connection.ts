@@ -25,6 +25,9 @@ const TEMPLATE = `resources:
 
 const tokens = new Map<string, string>()
 
+/** The agent token recorded for a workspace's agent `main`. */
+export const tokenOf = (workspaceId: string): string => tokens.get(workspaceId)!
+
 /** The built-in provisioner, recording each workspace's agent token. */
 export const recording: Provisioner = {
   ...workbayProvisioner,
@@ -46,7 +49,7 @@ export const setupAgent = (t0: number) =>
     yield* drain
     const session = yield* Effect.flatMap(AgentAuth, (a) => a.authenticate(tokens.get(created.id)!))
     const record = as(Effect.flatMap(Agents, (a) => a.get(session.agent.id)))
-    return { session, record, workspaceId: created.id, agentId: session.agent.id }
+    return { session, record, workspaceId: created.id, agentId: session.agent.id, as }
   })
 
 /**
