@@ -96,12 +96,23 @@ export const eventStream = <E, R>(
     )
   })
 
+/** The slots of a ping interval: each stream is pinged in one, a slot's streams at each tick. */
+const PING_SLOTS = 16
+
 /**
  * The streams `followEvents` pings, by interval: one timer for each interval however many streams
  * (an agent's reinitialization stream lives as long as the agent), instead of a fiber each. The
- * timer is unreferenced (it never keeps the process up) and stops with the last stream.
+ * streams are spread over {@link PING_SLOTS} slots, the timer ticking once per slot: each stream is
+ * still pinged every interval, and thousands of them are not all pinged in the same tick. The timer
+ * is unreferenced (it never keeps the process up) and stops with the last stream.
  */
-const pinged = new Map<number, { readonly timer: ReturnType<typeof setInterval>; readonly pings: Set<() => void> }>()
+const pinged = new Map<number, {
+  readonly timer: ReturnType<typeof setInterval>
+  readonly slots: ReadonlyArray<Set<() => void>>
+  next: number
+  tick: number
+  size: number
+}>()
 
 /** Calls `ping` every `interval` ms for the life of the scope, on the timer shared by that interval. */
 const pingEvery = (interval: number, ping: () => void): Effect.Effect<void, never, Scope.Scope> =>
@@ -109,19 +120,27 @@ const pingEvery = (interval: number, ping: () => void): Effect.Effect<void, neve
     Effect.sync(() => {
       let entry = pinged.get(interval)
       if (entry === undefined) {
-        const pings = new Set<() => void>()
+        const slots = Array.from({ length: PING_SLOTS }, () => new Set<() => void>())
         const timer = setInterval(() => {
-          for (const p of pings) p()
-        }, interval)
+          const e = pinged.get(interval)
+          if (e === undefined) return
+          e.tick = (e.tick + 1) % PING_SLOTS
+          for (const p of slots[e.tick]!) p()
+        }, Math.max(1, Math.floor(interval / PING_SLOTS)))
         timer.unref?.()
-        pinged.set(interval, entry = { timer, pings })
+        pinged.set(interval, entry = { timer, slots, next: 0, tick: 0, size: 0 })
       }
-      entry.pings.add(ping)
+      const slot = entry.slots[entry.next]!
+      entry.next = (entry.next + 1) % PING_SLOTS
+      entry.size++
+      slot.add(ping)
+      return slot
     }),
-    () =>
+    (slot) =>
       Effect.sync(() => {
         const entry = pinged.get(interval)
-        if (entry === undefined || !entry.pings.delete(ping) || entry.pings.size > 0) return
+        if (entry === undefined || !slot.delete(ping)) return
+        if (--entry.size > 0) return
         clearInterval(entry.timer)
         pinged.delete(interval)
       })
