@@ -74,9 +74,12 @@ describe("compiled encoders", () => {
 
   // One test per response: generating values of the large records takes a while on a busy machine.
   // The arbitrary is made in the test, not at collection: making all of them at once held a
-  // worker's event loop for most of a minute under a CPU hog.
+  // worker's event loop for most of a minute under a CPU hog. Each test first lets the event loop
+  // turn: vitest runs synchronous tests one after the other without a turn, and these 240 held a
+  // worker's loop 23 s on a quiet machine, 64 s under a CPU hog (past the 60 s RPC limit).
   for (const s of successes) {
-    it(`answer what Schema answers for generated values: ${s.name}`, (ctx) => {
+    it(`answer what Schema answers for generated values: ${s.name}`, async (ctx) => {
+      await new Promise((resolve) => setImmediate(resolve))
       const arbitrary = arbitraryOf(s.schema)
       if (arbitrary === undefined) return ctx.skip()
       const fast = compileEncoder(s.schema)
