@@ -7,7 +7,7 @@
  * each as the external agent of a workspace on a real service (real HTTP, the real stream routes).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
@@ -95,6 +95,7 @@ describe.each(cases.filter(([, start]) => start !== undefined))("streams through
   afterAll(async () => {
     await agent?.stop()
     await srv?.close()
+    rmSync(directory, { recursive: true, force: true })
   })
 
   /** The connection log's entries of `type` for the agent. */

@@ -10,7 +10,7 @@
  */
 import { spawn, spawnSync } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs"
 import { createServer as createHttpServer } from "node:http"
 import { type AddressInfo, createServer, type Server } from "node:net"
 import { tmpdir } from "node:os"
@@ -77,6 +77,7 @@ describe.runIf(hasOpenSsh)("the agent's SSH server with OpenSSH's client", () =>
   afterAll(async () => {
     listener.close()
     await h.close()
+    if (work !== undefined) rmSync(work, { recursive: true, force: true })
   })
 
   const options = () => [

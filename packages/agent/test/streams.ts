@@ -5,7 +5,7 @@
  * end of the stream's socket, as a client would see it through the service.
  */
 import { randomUUID } from "node:crypto"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import type { IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
@@ -84,6 +84,7 @@ export const startHarness = async ({ ptyIdleTimeoutMs }: { ptyIdleTimeoutMs?: nu
       streams.close()
       for (const c of wss.clients) c.terminate()
       await new Promise<void>((r) => wss.close(() => r()))
+      rmSync(directory, { recursive: true, force: true })
     }
   }
 }
