@@ -9,8 +9,9 @@
  * a change also re-read on a slow timer. To miss nothing, subscribe first, then read the
  * database, then act on each signal.
  */
-import { Context, Effect, Fiber, Layer, Queue, Runtime, type Scope } from "effect"
-import { acquireReleaseInPlace, addFinalizerInPlace } from "./ContextOverlay.js"
+import { Context, Effect, Layer, Queue, type Runtime, type Scope } from "effect"
+import { acquireReleaseInPlace } from "./ContextOverlay.js"
+import { whileWork } from "./WhileWork.js"
 
 /** Channel names: lower-case letters, digits and `_`, at most 48 (Postgres identifiers, room for a deployment prefix). */
 export const PUBSUB_CHANNEL_PATTERN = /^[a-z][a-z0-9_]{0,47}$/
@@ -194,32 +195,19 @@ export const onSignals = <R>(
   runtime?: Runtime.Runtime<R>
 ): Effect.Effect<void, never, Scope.Scope | R> =>
   Effect.gen(function*() {
-    const runsOn = runtime ?? (yield* Effect.runtime<R>())
     let waiting: Array<string> = []
-    let running: Fiber.RuntimeFiber<void> | undefined
-    let closed = false
-    const start = (): void => {
-      const messages = waiting
-      waiting = []
-      // Not at once: `receive` runs inside whoever delivered the message.
-      // Interruptible even when followed from an uninterruptible region (an acquire).
-      const fiber = Runtime.runFork(runsOn, Effect.interruptible(handle(messages)), { immediate: false })
-      running = fiber
-      fiber.addObserver(() => {
-        if (running === fiber) running = undefined
-        if (!closed && waiting.length > 0) start()
-      })
-    }
-    yield* addFinalizerInPlace(() =>
+    const runs = yield* whileWork(
       Effect.suspend(() => {
-        closed = true
-        return running === undefined ? Effect.void : Fiber.interrupt(running)
-      })
+        const messages = waiting
+        waiting = []
+        return handle(messages)
+      }),
+      runtime
     )
     yield* pubsub.listen(channel, (message) => {
       // Signals: past the capacity the oldest waiting one goes, as a subscriber's queue drops it.
       if (waiting.length >= PUBSUB_SUBSCRIBER_CAPACITY) waiting.shift()
       waiting.push(message)
-      if (!closed && running === undefined) start()
+      runs.wake()
     })
   })

@@ -14,13 +14,14 @@
  * (encoded once) through its outbox, plus one PubSub message: no per-message storage, nothing
  * quadratic. An outbox keeps, under backpressure, only the latest frame per peer.
  */
-import { Effect, Either, ExecutionStrategy, Exit, Fiber, Option, Runtime, Schema, Scope } from "effect"
+import { Effect, Either, ExecutionStrategy, Exit, Option, type Runtime, Schema, Scope } from "effect"
 import { allowed, type CurrentActor } from "../Actor.js"
 import { acquireReleaseInPlace, addFinalizerInPlace, extendInPlace, scopedInPlace } from "../ContextOverlay.js"
 import { NotFound } from "../Errors.js"
 import { isUuid, newUuid } from "../Ids.js"
 import { onSignals, PubSub, PUBSUB_RESYNC, type PubSubShape } from "../PubSub.js"
 import { span } from "../Tracing.js"
+import { whileWork } from "../WhileWork.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
 import { AgentRepo } from "./Agent.js"
 import { CurrentAgent } from "./AgentAuth.js"
@@ -56,8 +57,6 @@ export const makeOutbox = <E>(
 ): Effect.Effect<Outbox, never, Scope.Scope> =>
   Effect.gen(function*() {
     const pending = new Map<string, string | Uint8Array>()
-    const runsOn = runtime ?? (yield* Effect.runtime<never>())
-    let sending: Fiber.RuntimeFiber<void, E> | undefined
     let stopped = false
     const drain: Effect.Effect<void, E> = Effect.suspend(() => {
       if (pending.size === 0) return Effect.void
@@ -65,30 +64,20 @@ export const makeOutbox = <E>(
       pending.clear()
       return Effect.zipRight(Effect.forEach(frames, send, { discard: true }), drain)
     })
-    const start = () => {
-      // Not at once: a push comes from inside whoever has news for the peer. Interruptible even
-      // when the outbox was made in an uninterruptible region.
-      const fiber = Runtime.runFork(runsOn, Effect.interruptible(drain), { immediate: false })
-      sending = fiber
-      fiber.addObserver((exit) => {
-        if (sending === fiber) sending = undefined
-        if (Exit.isFailure(exit)) stopped = true
-        else if (!stopped && pending.size > 0) start()
-      })
-    }
-    yield* addFinalizerInPlace(() =>
-      Effect.suspend(() => {
-        stopped = true
-        pending.clear()
-        return sending === undefined ? Effect.void : Fiber.interrupt(sending)
-      })
+    const sends = yield* whileWork(
+      Effect.catchAll(drain, () =>
+        Effect.sync(() => {
+          stopped = true
+          pending.clear()
+        })),
+      runtime
     )
     return {
       push: (key, frame) => {
         if (stopped) return
         pending.delete(key)
         pending.set(key, frame)
-        if (sending === undefined) start()
+        sends.wake()
       }
     }
   })
