@@ -98,3 +98,60 @@ export const summarize = (profile, top = 25) => {
     ...rows(inclusive)
   ].join("\n")
 }
+
+/**
+ * Samples the allocations of the process whose objects outlive young collections (objects a young
+ * collection frees are left out; those a full collection frees are kept): where what gets promoted
+ * to the old generation, and so what brings full collections, is allocated. `stop(file)` writes the
+ * sampling heap profile (a .heapprofile) and returns the top allocation sites by bytes.
+ */
+export const startPromotedSampling = async (pid, port, { intervalBytes = 16384 } = {}) => {
+  const session = await connect(pid, port)
+  await session.call("HeapProfiler.enable")
+  await session.call("HeapProfiler.startSampling", {
+    samplingInterval: intervalBytes,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: false
+  })
+  return {
+    stop: async (file) => {
+      const { profile } = await session.call("HeapProfiler.stopSampling")
+      session.close()
+      if (file !== undefined) writeFileSync(file, JSON.stringify(profile))
+      return summarizeAllocations(profile)
+    }
+  }
+}
+
+/** The top `top` allocation sites of a sampling heap profile, by self bytes and with two callers. */
+export const summarizeAllocations = (profile, top = 30) => {
+  const self = new Map()
+  const withCallers = new Map()
+  let total = 0
+  const walk = (node, stack) => {
+    const here = [...stack, frameName(node.callFrame)]
+    if (node.selfSize > 0) {
+      total += node.selfSize
+      const name = here[here.length - 1]
+      self.set(name, (self.get(name) ?? 0) + node.selfSize)
+      const key = here.slice(-3).reverse().join(" < ")
+      withCallers.set(key, (withCallers.get(key) ?? 0) + node.selfSize)
+    }
+    for (const c of node.children ?? []) walk(c, here)
+  }
+  walk(profile.head, [])
+  const pct = (n) => ((n / total) * 100).toFixed(1)
+  const rows = (m) =>
+    [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, n]) => `| ${pct(n)}% | \`${k}\` |`)
+  return [
+    `${(total / 1048576).toFixed(1)} MB sampled (objects that outlived young collections).`,
+    "",
+    "| bytes | allocated by |",
+    "|---:|---|",
+    ...rows(self),
+    "",
+    "| bytes | allocated by < caller < caller |",
+    "|---:|---|",
+    ...rows(withCallers)
+  ].join("\n")
+}

@@ -15,7 +15,8 @@
 //
 // Options: --count 2000 --concurrency 50 --replicas 1 --database-url postgres://... --window 120
 // --users 20 --terminals 200 --skip-build --no-write --profile (CPU profiles of each replica and of the agents'
-// process over the window: their top frames go to the report, the profiles to /tmp/workbay-scale-profiles)
+// process over the window: their top frames go to the report, the profiles to /tmp/workbay-scale-profiles;
+// with --profile-kind promoted, a sampling heap profile of what outlives young collections instead)
 // --node-args="--trace-gc" (Node flags of the servers; their output then goes to the same folder), and
 // --agents-node-args="..." (of the process running the agents; likewise)
 import { type ChildProcess, spawn } from "node:child_process"
@@ -40,7 +41,7 @@ import {
   sleep,
   writeReport
 } from "./lib.mjs"
-import { startProfile } from "./profile.mjs"
+import { startProfile, startPromotedSampling } from "./profile.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -55,6 +56,7 @@ const { values: opts } = parseArgs({
     profile: { type: "boolean", default: false },
     "node-args": { type: "string", default: "" },
     "agents-node-args": { type: "string", default: "" },
+    "profile-kind": { type: "string", default: "cpu" },
     "no-write": { type: "boolean", default: false }
   }
 })
@@ -132,9 +134,11 @@ const scaletest = (
   const done = new Promise<any>((resolve, reject) =>
     child.on("exit", (code) => {
       try {
-        // The summary is the last JSON object (Node flags such as --trace-gc also write lines there).
-        const start = stdout.lastIndexOf("\n{") + 1
-        resolve(JSON.parse(stdout.slice(start)))
+        // The summary is the last JSON object; Node flags such as --trace-gc also write lines there,
+        // before and after it (`[pid:0x...] ...`).
+        const text = stdout.split("\n").filter((l) => !/^\[\d+:0x[0-9a-f]+\]/.test(l)).join("\n")
+        const start = text.lastIndexOf("\n{") + 1
+        resolve(JSON.parse(text.slice(start)))
       } catch {
         reject(new Error(`scaletest ${args[0]} exited ${code} without a summary:\n${stderr.slice(-2000)}`))
       }
@@ -298,7 +302,10 @@ const main = async () => {
         ...agentUrls
       ],
       cliEnv(first.url),
-      opts.profile ? [`--inspect-port=${agentsInspectPort}`] : []
+      [
+        ...(opts.profile ? [`--inspect-port=${agentsInspectPort}`] : []),
+        ...opts["agents-node-args"]!.split(" ").filter((a) => a !== "")
+      ]
     )
     const rampStarted = performance.now()
     while (!/holding \d+ agents/.test(create.stderr())) {
@@ -315,10 +322,12 @@ const main = async () => {
     const rssAtWindow = replicas.map((r) => rssMb(r.pid) ?? 0)
     const cpu0 = replicas.map((r) => cpuMs(r.pid) ?? 0)
     const pg0 = postgresCpuMs()
+    const promoted = opts["profile-kind"] === "promoted"
+    const profileOf = promoted ? startPromotedSampling : startProfile
     const profiles = opts.profile
       ? await Promise.all([
-        ...replicas.map(async (r, i) => ({ name: `replica-${i + 1}`, p: await startProfile(r.pid, r.inspectPort) })),
-        startProfile(create.child.pid!, agentsInspectPort).then((p: any) => ({ name: "agents", p }))
+        ...replicas.map(async (r, i) => ({ name: `replica-${i + 1}`, p: await profileOf(r.pid, r.inspectPort) })),
+        profileOf(create.child.pid!, agentsInspectPort).then((p: any) => ({ name: "agents", p }))
       ])
       : []
     const t0 = performance.now()
@@ -350,7 +359,9 @@ const main = async () => {
     const profileSummaries = await Promise.all(
       profiles.map(async ({ name, p }) => ({
         name,
-        summary: await p.stop(join(profileDir, `${name}-${count}-${Date.now()}.cpuprofile`))
+        summary: await p.stop(
+          join(profileDir, `${name}-${count}-${Date.now()}.${promoted ? "heapprofile" : "cpuprofile"}`)
+        )
       }))
     )
     if (opts["agents-node-args"] !== "") {
@@ -476,7 +487,9 @@ const main = async () => {
       ...table("People on the dashboard", users),
       ...table("Terminals", trafficResult.requests),
       ...table("Creating (the ramp)", created.requests),
-      ...profileSummaries.flatMap(({ name, summary }) => [`**CPU profile over the window: ${name}**`, "", summary, ""])
+      ...profileSummaries.flatMap((
+        { name, summary }
+      ) => [`**${promoted ? "Promoted allocations" : "CPU profile"} over the window: ${name}**`, "", summary, ""])
     ].join("\n")
     writeReport(report, `scale-${storage.toLowerCase()}-${replicaCount}x-${count}.md`, {
       write: !opts["no-write"],
