@@ -77,6 +77,7 @@ export {
 } from "./SecretBox.js"
 export * from "./Services.js"
 export * from "./Settings.js"
+export { DEFAULT_SLOTS, Slots, visitEvery } from "./Slots.js"
 export { collectsSpans, isBuiltInTracer } from "./Tracing.js"
 export { wireMaker } from "./Wire.js"
 
@@ -678,11 +679,14 @@ export {
 export { AppStatuses, AppStatusRepo } from "./agents/AppStatus.js"
 export {
   type AgentChannel,
+  type AgentChannelOut,
   AgentConnectionMonitor,
   agentConnectionMonitorPeriodic,
   type AgentConnectionServices,
   type AgentMonitorOptions,
   type AgentSweep,
+  type OpenAgentConnection,
+  openAgentConnection,
   serveAgentConnection
 } from "./agents/Connection.js"
 export {

@@ -12,7 +12,7 @@
  * out when there is none).
  */
 import { HttpApiSchema } from "@effect/platform"
-import { acquireReleaseInPlace, scopedInPlace } from "@workbay/core"
+import { acquireReleaseInPlace, scopedInPlace, Slots, visitEvery } from "@workbay/core"
 import { type Context, Effect, ParseResult, Schedule, Schema, type Scope, Stream } from "effect"
 
 /** One event: its type (`event:`) and its data text (one `data:` line per line of it). */
@@ -24,6 +24,14 @@ export interface ServerSentEvent {
 /** Where an answer's text goes: resolves once the text is handed to the connection (after a drain when its buffer is full). */
 export interface EventSink {
   readonly write: (text: string) => Effect.Effect<void>
+}
+
+/** Where a pushed answer writes (`EventStreamAnswer.open`): at once, in the order of the calls. */
+export interface PushSink {
+  /** Hands `text` to the connection now (queued behind what it has not sent yet). */
+  readonly write: (text: string) => void
+  /** Whether something written still waits for the connection (a reader that does not read). */
+  readonly backedUp: () => boolean
 }
 
 /**
@@ -38,9 +46,29 @@ export class EventStreamAnswer {
      * The services the answer runs with (its handler's), given to its fiber when it starts rather
      * than provided around it (frames on the fiber's stack for as long as the answer lives).
      */
-    readonly context?: Context.Context<never> | undefined
+    readonly context?: Context.Context<never> | undefined,
+    /**
+     * A pushed answer (`followEvents`), served without a fiber: `open` runs once, in a scope closed
+     * when the client leaves, and writes each event as it comes from whatever it listens to. `run`
+     * is then the same answer on a fiber that waits, for whoever runs it so.
+     */
+    readonly open?: ((sink: PushSink) => Effect.Effect<void, never, Scope.Scope>) | undefined
   ) {}
 }
+
+/** A pushed answer's `open` run on a fiber that waits until interrupted (`EventStreamAnswer.run`). */
+const pushedOnFiber = (open: (sink: PushSink) => Effect.Effect<void, never, Scope.Scope>) => (sink: EventSink) =>
+  scopedInPlace(Effect.gen(function*() {
+    let waiting = 0
+    yield* open({
+      write: (text) => {
+        waiting++
+        Effect.runFork(sink.write(text)).addObserver(() => void waiting--)
+      },
+      backedUp: () => waiting > 0
+    })
+    return yield* Effect.never
+  }))
 
 /** The headers of an event-stream answer. */
 export const EVENT_STREAM_HEADERS = {
@@ -96,23 +124,14 @@ export const eventStream = <E, R>(
     )
   })
 
-/** The slots of a ping interval: each stream is pinged in one, a slot's streams at each tick. */
-const PING_SLOTS = 16
-
 /**
  * The streams `followEvents` pings, by interval: one timer for each interval however many streams
  * (an agent's reinitialization stream lives as long as the agent), instead of a fiber each. The
- * streams are spread over {@link PING_SLOTS} slots, the timer ticking once per slot: each stream is
+ * streams are spread over slots, the timer visiting one slot per tick (Slots.ts): each stream is
  * still pinged every interval, and thousands of them are not all pinged in the same tick. The timer
  * is unreferenced (it never keeps the process up) and stops with the last stream.
  */
-const pinged = new Map<number, {
-  readonly timer: ReturnType<typeof setInterval>
-  readonly slots: ReadonlyArray<Set<() => void>>
-  next: number
-  tick: number
-  size: number
-}>()
+const pinged = new Map<number, { readonly slots: Slots<() => void>; readonly stop: () => void }>()
 
 /** Calls `ping` every `interval` ms for the life of the scope, on the timer shared by that interval. */
 const pingEvery = (interval: number, ping: () => void): Effect.Effect<void, never, Scope.Scope> =>
@@ -120,61 +139,42 @@ const pingEvery = (interval: number, ping: () => void): Effect.Effect<void, neve
     Effect.sync(() => {
       let entry = pinged.get(interval)
       if (entry === undefined) {
-        const slots = Array.from({ length: PING_SLOTS }, () => new Set<() => void>())
-        const timer = setInterval(() => {
-          const e = pinged.get(interval)
-          if (e === undefined) return
-          e.tick = (e.tick + 1) % PING_SLOTS
-          for (const p of slots[e.tick]!) p()
-        }, Math.max(1, Math.floor(interval / PING_SLOTS)))
-        timer.unref?.()
-        pinged.set(interval, entry = { timer, slots, next: 0, tick: 0, size: 0 })
+        const slots = new Slots<() => void>()
+        pinged.set(interval, entry = { slots, stop: visitEvery(slots, interval, (p) => p()) })
       }
-      const slot = entry.slots[entry.next]!
-      entry.next = (entry.next + 1) % PING_SLOTS
-      entry.size++
-      slot.add(ping)
-      return slot
+      return entry.slots.add(ping)
     }),
     (slot) =>
       Effect.sync(() => {
         const entry = pinged.get(interval)
-        if (entry === undefined || !slot.delete(ping)) return
-        if (--entry.size > 0) return
-        clearInterval(entry.timer)
+        if (entry === undefined || !entry.slots.delete(ping, slot)) return
+        if (entry.slots.size > 0) return
+        entry.stop()
         pinged.delete(interval)
       })
   )
 
 /**
- * Answers with server-sent events taken one at a time, in the handler's context, with a `ping` every
- * `pingIntervalMillis`: `subscribe` runs in the answer's scope and gives the effect that waits for
- * the next event. No Stream and no fiber besides the answer's own: a plain loop, and the pings
+ * Answers with server-sent events pushed as they come, with a `ping` every `pingIntervalMillis`:
+ * `listen` runs once, in the answer's scope, and calls `emit` with each event from then on. No
+ * fiber while the answer lasts (the dispatcher serves `EventStreamAnswer.open`), and the pings
  * written by a timer shared by every such answer, for an answer held as long as an agent is
- * connected (the reinitialization stream), where a merged stream's fibers and executors, or a
- * timer fiber each, cost the server memory per agent.
+ * connected (the reinitialization stream), where a fiber each, or a stream's fibers and executors,
+ * cost the server memory per agent. A reader that has not taken what was written gets no ping.
  */
 export const followEvents = <R>(
-  subscribe: Effect.Effect<Effect.Effect<ServerSentEvent>, never, R>,
+  listen: (emit: (event: ServerSentEvent) => void) => Effect.Effect<void, never, R>,
   options: { readonly pingIntervalMillis?: number | undefined } = {}
 ): Effect.Effect<EventStreamAnswer, never, Exclude<R, Scope.Scope>> =>
   Effect.map(Effect.context<Exclude<R, Scope.Scope>>(), (context) => {
     const interval = options.pingIntervalMillis ?? DEFAULT_EVENT_STREAM_PING_MILLIS
     const ping = formatEvent({ event: "ping" })
-    return new EventStreamAnswer(
-      (sink) =>
-        scopedInPlace(Effect.gen(function*() {
-          const next = yield* (subscribe as Effect.Effect<Effect.Effect<ServerSentEvent>, never, Scope.Scope>)
-          // A write is handed to the connection at once, in the order of the calls; a reader that
-          // has not taken the last ping (its buffer full) gets no other meanwhile.
-          let pinging = false
-          yield* pingEvery(interval, () => {
-            if (pinging) return
-            pinging = true
-            Effect.runFork(sink.write(ping)).addObserver(() => void (pinging = false))
-          })
-          while (true) yield* sink.write(formatEvent(yield* next))
-        })).pipe(Effect.catchAllCause((cause) => Effect.logWarning("An event stream failed", cause))),
-      context as Context.Context<never>
-    )
+    const open = (sink: PushSink) =>
+      Effect.zipRight(
+        listen((event) => sink.write(formatEvent(event))) as Effect.Effect<void, never, Scope.Scope>,
+        pingEvery(interval, () => {
+          if (!sink.backedUp()) sink.write(ping)
+        })
+      )
+    return new EventStreamAnswer(pushedOnFiber(open), context as Context.Context<never>, open)
   })

@@ -11,7 +11,7 @@
  * and every socket closed (1001) when the service is disposed.
  */
 import { HttpApiSchema } from "@effect/platform"
-import { DEFAULT_MAX_FILE_BYTES } from "@workbay/core"
+import { DEFAULT_MAX_FILE_BYTES, extendInPlace, Slots, visitEvery } from "@workbay/core"
 import {
   Cause,
   type Context,
@@ -23,7 +23,7 @@ import {
   FiberId,
   ParseResult,
   Schema,
-  type Scope,
+  Scope,
   type Stream
 } from "effect"
 import * as StreamM from "effect/Stream"
@@ -121,9 +121,20 @@ export class WebSocketUpgrade {
      */
     readonly context?: Context.Context<never> | undefined,
     /** Called when the session's fiber ends, however it ends (the metrics' session time). */
-    readonly ended?: (() => void) | undefined
+    readonly ended?: (() => void) | undefined,
+    /**
+     * A session as a handler of the peer's text messages (`upgradeMessageHandler`), instead of
+     * `session`: `open` runs once, in a scope that lasts as long as the connection, and gives what
+     * handles each message. No fiber waits between messages: one runs only while messages wait.
+     */
+    readonly open?: MessageHandlerOpen | undefined
   ) {}
 }
+
+/** Opens a handler session: its set-up, in the connection's scope, giving the handler of each message. */
+export type MessageHandlerOpen = (
+  connection: WebSocketConnection
+) => Effect.Effect<(text: string) => Effect.Effect<void>, never, Scope.Scope>
 
 /** Where a request is relayed, and what the relay adds (Relay.ts). */
 export interface RelayTarget {
@@ -171,6 +182,33 @@ export const upgradeWebSocket = <R>(
         undefined,
         undefined,
         context as Context.Context<never>
+      )
+  )
+
+/**
+ * Answers with a WebSocket served by a handler of its messages: `open` runs once the connection is
+ * upgraded, in a scope closed when the connection closes (its finalizers run then), and gives the
+ * handler each text message is given to, in order, one at a time. Between messages no fiber exists
+ * (a fiber waiting on `receive` keeps its stack and its copy of the refs for as long as the peer
+ * stays: memory per connected agent). A failure of `open` or of the handler closes the socket with
+ * 1011; the handler or anything in the scope may close it with `connection.close`. Messages still
+ * waiting when the socket closes are not handled.
+ */
+export const upgradeMessageHandler = <R, RH>(
+  open: (connection: WebSocketConnection) => Effect.Effect<(text: string) => Effect.Effect<void, never, RH>, never, R>,
+  options: UpgradeOptions = {}
+): Effect.Effect<WebSocketUpgrade, never, Exclude<R | RH, Scope.Scope>> =>
+  Effect.map(
+    Effect.context<Exclude<R | RH, Scope.Scope>>(),
+    (context) =>
+      new WebSocketUpgrade(
+        () => Effect.void,
+        options.largeMessages === true,
+        undefined,
+        undefined,
+        context as Context.Context<never>,
+        undefined,
+        open as unknown as MessageHandlerOpen
       )
   )
 
@@ -280,6 +318,8 @@ interface Live {
   roundTrip: number | undefined
   /** Waiting for the next pong's round trip (`nextRoundTrip`). */
   readonly roundTripWaiters: Set<(ms: number | undefined) => void>
+  /** A handler session's end, run when the socket closes (instead of interrupting `fiber`). */
+  finish: (() => void) | undefined
 }
 
 /** Sends a keep-alive ping, timed for the round trip unless one is already on its way. */
@@ -294,28 +334,34 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     new WebSocketServer({ noServer: true, clientTracking: false, maxPayload, perMessageDeflate: false })
   const server = serverFor(options.maxMessageBytes)
   let largeServer: WebSocketServer | undefined
-  const live = new Set<Live>()
+  // Spread over slots, one slot swept per tick (Slots.ts): each socket is still pinged once an
+  // interval, but thousands of sockets are not all pinged in the same turn of the event loop.
+  const live = new Slots<Live>()
   let closing = false
-  let timer: ReturnType<typeof setInterval> | undefined
+  let stopSweeping: (() => void) | undefined
 
-  const sweep = () => {
-    for (const entry of live) {
-      // A socket the session's backlog paused is not read, so its pongs wait unread: judged once
-      // it reads again, never dropped for the server's own slowness.
-      if (entry.ws.isPaused) {
-        entry.alive = true
-        continue
-      }
-      if (!entry.alive) {
-        entry.ws.terminate()
-        continue
-      }
-      entry.alive = false
-      ping(entry)
+  const sweep = (entry: Live) => {
+    // A socket the session's backlog paused is not read, so its pongs wait unread: judged once
+    // it reads again, never dropped for the server's own slowness.
+    if (entry.ws.isPaused) {
+      entry.alive = true
+      return
     }
+    if (!entry.alive) {
+      entry.ws.terminate()
+      return
+    }
+    entry.alive = false
+    ping(entry)
   }
 
-  const connectionOf = (ws: WebSocket, closed: Deferred.Deferred<void>, entry: Live): WebSocketConnection => {
+  const connectionOf = (
+    ws: WebSocket,
+    closed: Deferred.Deferred<void>,
+    entry: Live,
+    /** Called when a message arrives that no `receive` waits for (a handler session's wake). */
+    arrived?: () => void
+  ): { readonly connection: WebSocketConnection; readonly take: () => string | undefined } => {
     // receive: messages not yet taken, and the taker waiting for the next one.
     const inbox: Array<string> = []
     let inboxBytes = 0
@@ -340,6 +386,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         paused = true
         ws.pause()
       }
+      arrived?.()
     })
     const endReceive = () => {
       ended = true
@@ -350,13 +397,18 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       }
     }
     ws.on("close", endReceive)
-    const receive = Effect.async<string, WebSocketClosed>((resume) => {
+    /** The next message received and not yet taken, if any (reading resumes once few wait). */
+    const take = (): string | undefined => {
       const next = inbox.shift()
       if (next !== undefined) inboxBytes -= next.length
       if (paused && inbox.length <= WEBSOCKET_RECEIVE_BUFFER / 2 && inboxBytes <= WEBSOCKET_RECEIVE_BUFFER_BYTES / 2) {
         paused = false
         ws.resume()
       }
+      return next
+    }
+    const receive = Effect.async<string, WebSocketClosed>((resume) => {
+      const next = take()
       if (next !== undefined) return resume(Effect.succeed(next))
       if (ended) return resume(Effect.fail(new WebSocketClosed({})))
       taker = (message) =>
@@ -382,7 +434,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       ws.send(text, { binary: false }, written)
       if (ws.bufferedAmount > WEBSOCKET_HIGH_WATER_BYTES) backedUp = true
     }
-    return {
+    const connection: WebSocketConnection = {
       sendLatest,
       send: (text) =>
         Effect.async<void, WebSocketClosed>((resume) => {
@@ -417,6 +469,81 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         return Effect.sync(() => void entry.roundTripWaiters.delete(waiter))
       })
     }
+    return { connection, take }
+  }
+
+  /** Logs a session's failure and closes its socket with 1011 (an interruption is no failure). */
+  const failed = (connection: WebSocketConnection) => (cause: Cause.Cause<never>) =>
+    Cause.isInterruptedOnly(cause)
+      ? Effect.void
+      : Effect.zipRight(
+        Effect.logError("A WebSocket session failed", cause),
+        connection.close(CloseCode.internalError, "An internal error occurred.")
+      )
+
+  /**
+   * Serves a handler session (`upgradeMessageHandler`): runs its set-up in a scope of its own, then a
+   * fiber for each run of waiting messages, and closes the scope once the socket closes (after
+   * interrupting what runs). `entry.fiber` is what runs now, for the hub's `close` to wait for.
+   */
+  const openHandler = (
+    ws: WebSocket,
+    closed: Deferred.Deferred<void>,
+    entry: Live,
+    upgrade: WebSocketUpgrade,
+    open: MessageHandlerOpen
+  ) => {
+    const scope = Effect.runSync(Scope.make())
+    let handle: ((text: string) => Effect.Effect<void>) | undefined
+    let running: Fiber.RuntimeFiber<void, never> | undefined
+    let finished = false
+    const run = (effect: Effect.Effect<void>) => {
+      const fiber = options.runFork(effect, upgrade.context)
+      running = fiber
+      entry.fiber = fiber
+      fiber.addObserver(() => {
+        if (running !== fiber) return
+        running = undefined
+        pump()
+      })
+    }
+    const drain = (h: (text: string) => Effect.Effect<void>, text: string): Effect.Effect<void> =>
+      Effect.zipRight(
+        h(text),
+        Effect.suspend(() => {
+          const next = finished ? undefined : take()
+          return next === undefined ? Effect.void : drain(h, next)
+        })
+      )
+    const pump = () => {
+      if (finished || running !== undefined || handle === undefined) return
+      const first = take()
+      if (first !== undefined) run(Effect.catchAllCause(drain(handle, first), failed(connection)))
+    }
+    const { connection, take } = connectionOf(ws, closed, entry, pump)
+    entry.finish = () => {
+      if (finished) return
+      finished = true
+      const current = running
+      running = undefined
+      const fiber = options.runFork(
+        Effect.zipRight(
+          current === undefined ? Effect.void : Fiber.interrupt(current),
+          Effect.uninterruptible(Scope.close(scope, Exit.void))
+        ),
+        upgrade.context
+      )
+      entry.fiber = fiber
+      if (upgrade.ended !== undefined) fiber.addObserver(upgrade.ended)
+    }
+    // The first round trip is known at once, not a ping interval later (an agent's latency).
+    ping(entry)
+    run(
+      extendInPlace(open(connection), scope).pipe(
+        Effect.flatMap((h) => Effect.sync(() => void (handle = h))),
+        Effect.catchAllCause(failed(connection))
+      )
+    )
   }
 
   const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, upgrade: WebSocketUpgrade) => {
@@ -439,11 +566,11 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         fiber: undefined,
         pingSentAt: undefined,
         roundTrip: undefined,
-        roundTripWaiters: new Set()
+        roundTripWaiters: new Set(),
+        finish: undefined
       }
-      live.add(entry)
-      timer ??= setInterval(sweep, options.pingIntervalMillis)
-      timer.unref?.()
+      const slot = live.add(entry)
+      stopSweeping ??= visitEvery(live, options.pingIntervalMillis, sweep)
       // Any bytes from the peer show it alive: a pong may wait behind a large message it is sending.
       ws.on("pong", () => {
         entry.alive = true
@@ -457,15 +584,16 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       socket.on("data", () => void (entry.alive = true))
       ws.on("error", () => ws.terminate())
       ws.on("close", () => {
-        live.delete(entry)
-        if (live.size === 0 && timer !== undefined) {
-          clearInterval(timer)
-          timer = undefined
+        live.delete(entry, slot)
+        if (live.size === 0 && stopSweeping !== undefined) {
+          stopSweeping()
+          stopSweeping = undefined
         }
         Deferred.unsafeDone(closed, Exit.void)
         for (const resume of entry.roundTripWaiters) resume(undefined)
         entry.roundTripWaiters.clear()
-        if (entry.fiber !== undefined) options.runFork(Fiber.interrupt(entry.fiber))
+        if (entry.finish !== undefined) entry.finish()
+        else if (entry.fiber !== undefined) options.runFork(Fiber.interrupt(entry.fiber))
       })
       if (upgrade.raw !== undefined) {
         entry.fiber = options.runFork(
@@ -482,19 +610,13 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         if (upgrade.ended !== undefined) entry.fiber.addObserver(upgrade.ended)
         return
       }
-      const connection = connectionOf(ws, closed, entry)
+      if (upgrade.open !== undefined) return openHandler(ws, closed, entry, upgrade, upgrade.open)
+      const { connection } = connectionOf(ws, closed, entry)
       // The first round trip is known at once, not a ping interval later (an agent's latency).
       ping(entry)
       entry.fiber = options.runFork(
         upgrade.session(connection).pipe(
-          Effect.catchAllCause((cause) =>
-            Cause.isInterruptedOnly(cause)
-              ? Effect.void
-              : Effect.zipRight(
-                Effect.logError("A WebSocket session failed", cause),
-                connection.close(CloseCode.internalError, "An internal error occurred.")
-              )
-          ),
+          Effect.catchAllCause(failed(connection)),
           Effect.zipRight(connection.close(CloseCode.normal, ""))
         ),
         upgrade.context
@@ -506,9 +628,9 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
   const close = async () => {
     if (closing) return
     closing = true
-    if (timer !== undefined) clearInterval(timer)
-    timer = undefined
-    const entries = [...live]
+    stopSweeping?.()
+    stopSweeping = undefined
+    const entries = live.all()
     await Promise.all(entries.map((entry) =>
       new Promise<void>((resolve) => {
         if (entry.ws.readyState === entry.ws.CLOSED) return resolve()
@@ -527,7 +649,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
 
   const bufferedBytes = () => {
     let total = 0
-    for (const entry of live) total += entry.ws.bufferedAmount
+    live.forEach((entry) => (total += entry.ws.bufferedAmount))
     return total
   }
 

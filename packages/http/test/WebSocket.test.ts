@@ -7,12 +7,18 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { CurrentActor, NotFound } from "@workbay/core"
 import { Authentication } from "@workbay/http"
-import { Effect, Schema } from "effect"
+import { Duration, Effect, Schema } from "effect"
 import type { Socket } from "node:net"
 import { createConnection } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { implement } from "../src/Handlers.js"
-import { CloseCode, followSession, upgradeWebSocket, WebSocketUpgradeSchema } from "../src/WebSocket.js"
+import {
+  CloseCode,
+  followSession,
+  upgradeMessageHandler,
+  upgradeWebSocket,
+  WebSocketUpgradeSchema
+} from "../src/WebSocket.js"
 import { bootstrapOwner, type Client, UNKNOWN_ID } from "./support.js"
 import { connect, eventually, refusal, startWsServer, type WsTestServer } from "./websocket.js"
 
@@ -24,7 +30,8 @@ class WsTestApi extends HttpApiGroup.make("wsTest")
         times: Schema.optional(Schema.NumberFromString),
         latest: Schema.optional(Schema.NumberFromString),
         hold: Schema.optional(Schema.NumberFromString),
-        follow: Schema.optional(Schema.String)
+        follow: Schema.optional(Schema.String),
+        handler: Schema.optional(Schema.String)
       }))
       .addSuccess(Schema.Struct({ greeting: Schema.String }))
       .addSuccess(WebSocketUpgradeSchema)
@@ -45,6 +52,9 @@ const release = () => {
 }
 let held = release()
 
+/** `handler`: what the handler sessions' scopes saw, in order (their opening, their finalizers). */
+const handlerEvents: Array<string> = []
+
 /** Greets `times` times over a WebSocket when `follow` is given, or once as JSON; the unknown id is 404. */
 const WsTestHttp = implement(
   { groups: { wsTest: WsTestApi } } as any,
@@ -64,6 +74,25 @@ const WsTestHttp = implement(
               latestSent = count
             })
           ))
+        }
+        if (urlParams.handler !== undefined) {
+          // A handler session: each message answered in order, one at a time (each takes a few ms);
+          // "fail" is a defect, "bye" closes the socket; the scope's finalizer runs at the close.
+          const name: string = urlParams.handler
+          return yield* upgradeMessageHandler((conn) =>
+            Effect.gen(function*() {
+              handlerEvents.push(`${name} open`)
+              yield* Effect.addFinalizer(() => Effect.sync(() => void handlerEvents.push(`${name} closed`)))
+              let n = 0
+              return (text: string) =>
+                Effect.gen(function*() {
+                  if (text === "fail") return yield* Effect.die(new Error("the handler failed"))
+                  if (text === "bye") return yield* conn.close(CloseCode.normal, "bye")
+                  yield* Effect.sleep(Duration.millis(text.length % 3))
+                  yield* Effect.orDie(conn.send(`${++n} ${text} ${greeting}`))
+                })
+            })
+          )
         }
         if (urlParams.hold !== undefined) {
           // Takes nothing until the test releases it, then `hold` messages, answering their sizes.
@@ -220,6 +249,49 @@ describe("WebSocket routes", () => {
       "Service-Session-Token": boot.client.token!
     })
     await own.close()
+    expect((await ws.closed).code).toBe(CloseCode.goingAway)
+  })
+
+  it("a handler session answers each message in order, ends on the peer's close, and closes its scope", async () => {
+    const ws = await connect(wsPath("follow&handler=a"), { "Service-Session-Token": owner.token! })
+    const sent = Array.from({ length: 30 }, (_, i) => "m".repeat(i + 1))
+    for (const m of sent) ws.socket.send(m)
+    await eventually(() => ws.messages.length === sent.length)
+    expect(ws.messages).toEqual(sent.map((m, i) => `${i + 1} ${m} hello admin`))
+    expect(handlerEvents).toEqual(["a open"])
+    ws.socket.close(1000)
+    await ws.closed
+    await eventually(() => handlerEvents.length === 2)
+    expect(handlerEvents).toEqual(["a open", "a closed"])
+  })
+
+  it("a handler session closes the socket itself, and a failing handler closes it with 1011", async () => {
+    handlerEvents.length = 0
+    const bye = await connect(wsPath("follow&handler=b"), { "Service-Session-Token": owner.token! })
+    bye.socket.send("one")
+    bye.socket.send("bye")
+    expect(await bye.closed).toEqual({ code: CloseCode.normal, reason: "bye" })
+    expect(bye.messages).toEqual(["1 one hello admin"])
+    const failing = await connect(wsPath("follow&handler=c"), { "Service-Session-Token": owner.token! })
+    failing.socket.send("fail")
+    failing.socket.send("after")
+    expect((await failing.closed).code).toBe(CloseCode.internalError)
+    expect(failing.messages).toEqual([])
+    await eventually(() => handlerEvents.length === 4)
+    expect([...handlerEvents].sort()).toEqual(["b closed", "b open", "c closed", "c open"])
+  })
+
+  it("a handler session's scope is closed before the service's close completes", async () => {
+    handlerEvents.length = 0
+    const own = await startWsServer([WsTestApi], [WsTestHttp])
+    const boot = await bootstrapOwner(own as any)
+    const ws = await connect(`${own.wsUrl}/api/v2/test/greet/${ID}?follow&handler=d`, {
+      "Service-Session-Token": boot.client.token!
+    })
+    ws.socket.send("x")
+    await eventually(() => ws.messages.length === 1)
+    await own.close()
+    expect(handlerEvents).toEqual(["d open", "d closed"])
     expect((await ws.closed).code).toBe(CloseCode.goingAway)
   })
 

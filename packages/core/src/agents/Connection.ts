@@ -13,7 +13,7 @@
  * {@link AgentConnectionMonitor}.
  */
 import { Clock, Duration, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
-import { scopedInPlace } from "../ContextOverlay.js"
+import { addFinalizerInPlace, scopedInPlace } from "../ContextOverlay.js"
 import type { BadRequest } from "../Errors.js"
 import { everyInterval } from "../Periodic.js"
 import { PubSub } from "../PubSub.js"
@@ -39,10 +39,23 @@ import {
 } from "./Reports.js"
 import { AgentTaskLog, TaskLogAppend } from "./TaskLog.js"
 
-/** The two directions of an agent connection, as the transport gives them. */
-export interface AgentChannel {
+/**
+ * The two directions of an agent connection, as the transport gives them: `receive` for a session
+ * that takes the messages itself (`serveAgentConnection`), none when the transport hands each
+ * message to the handler `openAgentConnection` gives.
+ */
+export interface AgentChannel extends AgentChannelOut {
   /** The peer's next text message, in order; `undefined` once the connection closed. */
   readonly receive: Effect.Effect<string | undefined>
+}
+
+/** What an open agent connection needs of its transport besides the messages it is handed. */
+export interface AgentChannelOut {
+  /**
+   * Takes a message that is not the protocol's (true), before the protocol sees it: the frames of
+   * the app tunnel the same connection carries (`withAppTunnel`). Absent: every message is.
+   */
+  readonly intercept?: ((text: string) => boolean) | undefined
   /** Sends one text message; a closed connection drops it. */
   readonly send: (text: string) => Effect.Effect<void>
   /**
@@ -61,6 +74,14 @@ export interface AgentChannel {
    * received were taken.
    */
   readonly closeReplaced: Effect.Effect<void>
+}
+
+/** An open agent connection (`openAgentConnection`). */
+export interface OpenAgentConnection<R> {
+  /** Answers one message of the peer (given in order, one at a time); none once the agent was replaced. */
+  readonly handle: (text: string) => Effect.Effect<void, never, R>
+  /** Whether the agent was replaced (its connection is then being closed). */
+  readonly replaced: () => boolean
 }
 
 /** An error answer's body. */
@@ -251,13 +272,13 @@ export const answerAgentText = (text: string): Effect.Effect<string | undefined,
 const errorAnswer = (id: Id, error: RpcError): string => JSON.stringify({ id, error })
 
 /**
- * Serves one agent connection until its incoming messages end: marks the agent connected,
- * refreshes it every AGENT_CONNECTION_UPDATE_SECONDS, answers each message in order, and marks it
- * disconnected when the connection ends (however it ends). Ends by itself, answering "replaced",
- * once the agent's token stops working (a newer build replaced the agent, or its workspace was
- * deleted); else "closed" when the peer's messages end.
+ * Opens one agent connection for the life of the scope: marks the agent connected, refreshes it
+ * every AGENT_CONNECTION_UPDATE_SECONDS, and marks it disconnected when the scope closes (however it
+ * closes); gives what answers each message. Once the agent's token stops working (a newer build
+ * replaced the agent, or its workspace was deleted) the connection is closed ("replaced") and no
+ * message is answered. A transport that hands each message over needs no fiber between messages.
  */
-export const serveAgentConnection = (channel: AgentChannel) =>
+export const openAgentConnection = (channel: AgentChannelOut) =>
   Effect.gen(function*() {
     const reports = yield* AgentReports
     const session = yield* CurrentAgent
@@ -265,6 +286,8 @@ export const serveAgentConnection = (channel: AgentChannel) =>
     // subscribed before the agent counts as connected, so no input accepted for it is missed.
     yield* Effect.flatMap(AgentTaskLog, (c) => c.forward(session, channel.send))
     yield* reports.connected(session)
+    // Added first of what follows, so run last: once nothing refreshes the connection any more.
+    yield* addFinalizerInPlace(() => reports.disconnected(session))
     // The latest round trip (the agent's latency, docs/agents.md): the first one written at once, the
     // others with each refresh.
     let latencyMs: number | undefined
@@ -285,24 +308,35 @@ export const serveAgentConnection = (channel: AgentChannel) =>
     }
     yield* reports.keepRefreshed(session, () => latestRoundTrip?.() ?? latencyMs)
     // The replacement (the agent's build replaced or its workspace deleted: its token stops working)
-    // closes the connection, which ends the messages below: no fiber of its own per connection.
+    // closes the connection, which ends the messages: no fiber of its own per connection.
     const replaced = yield* reports.closeWhenReplaced(session, channel.closeReplaced)
+    const intercept = channel.intercept
+    const handle = (text: string) =>
+      replaced() || intercept?.(text) === true ? Effect.void : Effect.flatMap(
+        answerAgentText(text),
+        (answer) => answer === undefined ? Effect.void : channel.send(answer)
+      )
+    const open: OpenAgentConnection<Effect.Effect.Context<ReturnType<typeof answerAgentText>>> = { handle, replaced }
+    return open
+  }).pipe(span("AgentConnection.open"))
+
+/**
+ * Serves one agent connection until its incoming messages end (`openAgentConnection`, with a
+ * fiber that takes the messages): "replaced" once the agent's token stopped working, else "closed"
+ * when the peer's messages end.
+ */
+export const serveAgentConnection = (channel: AgentChannel) =>
+  Effect.gen(function*() {
+    const open = yield* openAgentConnection(channel)
     // A plain receive loop (a Stream's pull machinery cost about a tenth of a batch's CPU).
-    while (!replaced()) {
+    while (!open.replaced()) {
       const text = yield* channel.receive
       if (text === undefined) break
-      const answer = yield* answerAgentText(text)
-      if (answer !== undefined) yield* channel.send(answer)
+      yield* open.handle(text)
     }
-    const outcome: "replaced" | "closed" = replaced() ? "replaced" : "closed"
+    const outcome: "replaced" | "closed" = open.replaced() ? "replaced" : "closed"
     return outcome
-  }).pipe(
-    Effect.ensuring(
-      Effect.flatMap(Effect.all([AgentReports, CurrentAgent]), ([reports, session]) => reports.disconnected(session))
-    ),
-    scopedInPlace,
-    span("AgentConnection.serve")
-  )
+  }).pipe(scopedInPlace, span("AgentConnection.serve"))
 
 // The monitor of vanished connections.
 

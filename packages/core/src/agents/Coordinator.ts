@@ -600,26 +600,41 @@ export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Co
       })).pipe(Effect.ignore, span("Coordinator.serveClient"))
 
     /**
-     * Runs an agent's coordination session (`GET /workspaceagents/me/coordinate`) until the
-     * connection ends ("closed"), or until the agent's token stops working ("replaced": a newer
-     * build, its workspace deleted, its token rotated), as the agent connection does.
+     * Opens an agent's coordination session (`GET /workspaceagents/me/coordinate`) for the life of
+     * the scope: gives what takes each of the agent's messages (in order, one at a time). Once the
+     * agent's token stops working (a newer build, its workspace deleted, its token rotated) the
+     * connection is closed ("replaced"), as the agent connection's is, and no message is taken.
+     */
+    const openAgent = (conn: Omit<AgentPeerConnection, "receive">) =>
+      Effect.gen(function*() {
+        const session = yield* CurrentAgent
+        const out = yield* makeOutbox(conn.send, runtime)
+        const agent = yield* engine.connectAgent(session.agent.id, out)
+        // The replacement closes the connection, which ends its messages: no fiber of its own.
+        const replaced = yield* reports.closeWhenReplaced(session, conn.closeReplaced)
+        const handle = (raw: string): Effect.Effect<void> => {
+          if (replaced()) return Effect.void
+          const parsed = parseMessage(raw, decodeAgentMessage, AGENT_EXPECTED)
+          if ("error" in parsed) return Effect.sync(() => pushError(out, parsed.error))
+          return agent.updateNode(parsed.node!)
+        }
+        return { handle, replaced } as const
+      }).pipe(span("Coordinator.openAgent"))
+
+    /**
+     * Runs an agent's coordination session (`openAgent`, with a fiber that takes its messages) until
+     * the connection ends ("closed"), or until the agent's token stops working ("replaced").
      */
     const serveAgent = (conn: AgentPeerConnection): Effect.Effect<"replaced" | "closed", never, CurrentAgent> =>
       scopedInPlace(Effect.gen(function*() {
-        const session = yield* CurrentAgent
-        const out = yield* makeOutbox(conn.send, runtime)
-        const handle = yield* engine.connectAgent(session.agent.id, out)
-        // The replacement closes the connection, which ends the messages below: no fiber of its own.
-        const replaced = yield* reports.closeWhenReplaced(session, conn.closeReplaced)
-        yield* Effect.ignore(Effect.forever(Effect.flatMap(conn.receive, (raw) => {
-          if (replaced()) return Effect.fail("replaced" as const)
-          const parsed = parseMessage(raw, decodeAgentMessage, AGENT_EXPECTED)
-          if ("error" in parsed) return Effect.sync(() => pushError(out, parsed.error))
-          return handle.updateNode(parsed.node!)
-        })))
-        return replaced() ? "replaced" as const : "closed" as const
+        const open = yield* openAgent(conn)
+        yield* Effect.ignore(Effect.forever(Effect.flatMap(
+          conn.receive,
+          (raw) => open.replaced() ? Effect.fail("replaced" as const) : open.handle(raw)
+        )))
+        return open.replaced() ? "replaced" as const : "closed" as const
       })).pipe(Effect.orElseSucceed(() => "closed" as const), span("Coordinator.serveAgent"))
 
-    return { serveClient, checkAgentClient, serveAgent, engine } as const
+    return { serveClient, checkAgentClient, openAgent, serveAgent, engine } as const
   })
 }) {}

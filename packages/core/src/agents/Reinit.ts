@@ -46,39 +46,21 @@ export class AgentReinit extends Effect.Service<AgentReinit>()("@workbay/core/Ag
     }).pipe(span("AgentReinit.watch"))
 
     /**
-     * The same events as {@link watch}, without a Stream: subscribes for the life of the scope and
-     * answers the effect that waits for the next event. A stream's pull machinery, held for as long
-     * as the agent is connected, cost some of the server's memory per agent (the route uses this).
+     * The same events as {@link watch}, pushed: `emit` is called with each for the life of the scope.
+     * No Stream and no fiber: a stream's pull machinery, or a fiber waiting for the next event, held
+     * for as long as the agent is connected, cost the server memory per agent (the route uses this).
      */
-    const follow = Effect.gen(function*() {
-      const session = yield* CurrentAgent
-      const event = JSON.stringify(
-        ReinitializationEvent.make({ WorkspaceID: session.workspace.id, reason: AGENT_REINIT_PREBUILD_CLAIMED })
-      )
-      // No queue: the events not yet taken are counted (each is the same text), and a taker waiting
-      // is resumed at once.
-      let untaken = 0
-      let taker: ((event: Effect.Effect<string>) => void) | undefined
-      yield* pubsub.listen(agentReinitChannel(session.workspace.id), (m) => {
-        if (m !== AGENT_REINIT_PREBUILD_CLAIMED) return
-        if (taker === undefined) return void untaken++
-        const resume = taker
-        taker = undefined
-        resume(Effect.succeed(event))
-      })
-      const next: Effect.Effect<string> = Effect.async<string>((resume) => {
-        if (untaken > 0) {
-          untaken--
-          return resume(Effect.succeed(event))
-        }
-        taker = resume
-        return Effect.sync(() => {
-          if (taker === resume) taker = undefined
+    const listen = (emit: (event: string) => void) =>
+      Effect.gen(function*() {
+        const session = yield* CurrentAgent
+        const event = JSON.stringify(
+          ReinitializationEvent.make({ WorkspaceID: session.workspace.id, reason: AGENT_REINIT_PREBUILD_CLAIMED })
+        )
+        yield* pubsub.listen(agentReinitChannel(session.workspace.id), (m) => {
+          if (m === AGENT_REINIT_PREBUILD_CLAIMED) emit(event)
         })
       })
-      return next
-    })
 
-    return { watch, follow } as const
+    return { watch, listen } as const
   })
 }) {}

@@ -8,6 +8,7 @@ import { Clock, Context, Duration, Effect, Exit, Fiber, Option, Schema, Scope } 
 import { acquireReleaseInPlace, extendInPlace } from "../ContextOverlay.js"
 import { ThisReplica } from "../enterprise/Replicas.js"
 import { onSignals, PubSub } from "../PubSub.js"
+import { Slots } from "../Slots.js"
 import { span } from "../Tracing.js"
 import { publishWorkspaceChange, workspaceChannel } from "../WorkspaceChannel.js"
 import type { AgentScriptResult } from "../workspaces/WorkspaceBuild.js"
@@ -299,6 +300,8 @@ export class ReportRefused extends Schema.TaggedError<ReportRefused>()("ReportRe
 interface OpenConnection {
   readonly session: AgentSession
   readonly latencyMs: () => number | undefined
+  /** Closed while its slot was being refreshed: not refreshed again. */
+  closed: boolean
 }
 
 /** A connection watching for its agent's replacement (`AgentReports.closeWhenReplaced`). */
@@ -355,17 +358,19 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
         })).pipe(span("AgentReports.refresh"))
 
     /**
-     * The open connections refreshed here, and the one fiber that refreshes them all every
+     * The open connections refreshed here, and the one fiber that refreshes them every
      * AGENT_CONNECTION_UPDATE_SECONDS while there is any (a timer fiber each cost memory per agent).
+     * The connections are spread over slots, one slot refreshed per tick (Slots.ts): thousands of
+     * refreshes at once, every period, held up every other answer of the replica.
      */
-    const open = new Set<OpenConnection>()
+    const open = new Slots<OpenConnection>()
     let refresher: Fiber.RuntimeFiber<void> | undefined
     const refreshAll = Effect.suspend(() =>
-      Effect.forEach([...open], (c) => (open.has(c) ? refresh(c.session, c.latencyMs()) : Effect.void), {
+      Effect.forEach(open.advance(), (c) => c.closed ? Effect.void : refresh(c.session, c.latencyMs()), {
         discard: true
       })
     ).pipe(
-      Effect.delay(Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS)),
+      Effect.delay(Duration.millis(AGENT_CONNECTION_UPDATE_SECONDS * 1000 / open.count)),
       Effect.forever
     )
 
@@ -378,15 +383,16 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
     const keepRefreshed = (session: AgentSession, latencyMs: () => number | undefined) =>
       acquireReleaseInPlace(
         Effect.gen(function*() {
-          const c: OpenConnection = { session, latencyMs }
-          open.add(c)
+          const c: OpenConnection = { session, latencyMs, closed: false }
+          const slot = open.add(c)
           // A daemon: it outlives the connection that started it while others are open.
           if (refresher === undefined) refresher = yield* Effect.forkDaemon(Effect.interruptible(refreshAll))
-          return c
+          return { c, slot }
         }),
-        (c) =>
+        ({ c, slot }) =>
           Effect.suspend(() => {
-            open.delete(c)
+            c.closed = true
+            open.delete(c, slot)
             if (open.size > 0 || refresher === undefined) return Effect.void
             const fiber = refresher
             refresher = undefined

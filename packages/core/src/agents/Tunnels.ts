@@ -11,7 +11,7 @@ import { Deferred, Duration, Effect, Exit, Option, Queue, type Scope, Stream } f
 import { acquireReleaseInPlace } from "../ContextOverlay.js"
 import { BadGateway, GatewayTimeout } from "../Errors.js"
 import { CurrentAgent } from "./AgentAuth.js"
-import type { AgentChannel } from "./Connection.js"
+import type { AgentChannelOut } from "./Connection.js"
 
 /** The largest response body carried back from an app; past it the answer is cut. */
 export const APP_PROXY_MAX_RESPONSE_BYTES = 16 * 1024 * 1024
@@ -435,15 +435,15 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
  * agent's connection with {@link AgentTunnels} for the scope's life, and takes the request frames
  * out of its incoming messages (the rest go on to the connection's protocol, unchanged).
  */
-export const withAppTunnel = (
-  channel: AgentChannel
-): Effect.Effect<AgentChannel, never, CurrentAgent | AgentTunnels | Scope.Scope> =>
+export const withAppTunnel = <C extends AgentChannelOut>(
+  channel: C
+): Effect.Effect<C, never, CurrentAgent | AgentTunnels | Scope.Scope> =>
   Effect.gen(function*() {
     const { agent } = yield* CurrentAgent
     const tunnels = yield* AgentTunnels
     const tunnel = yield* tunnels.attach(agent.id, channel.send)
-    // App frames are taken out; the next message of the protocol is the next one that is not one.
-    const receive: Effect.Effect<string | undefined> = Effect.flatMap(channel.receive, (text) =>
-      text !== undefined && tunnels.receive(tunnel, text) ? receive : Effect.succeed(text))
-    return { ...channel, receive }
+    // App frames are taken out; the protocol sees the messages that are not one.
+    const before = channel.intercept
+    const intercept = (text: string) => before?.(text) === true || tunnels.receive(tunnel, text)
+    return { ...channel, intercept }
   })

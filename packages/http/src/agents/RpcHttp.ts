@@ -1,42 +1,39 @@
-/** Handlers of the agent connection group: the socket is bridged to the core's protocol (`serveAgentConnection`). */
+/** Handlers of the agent connection group: the socket is bridged to the core's protocol (`openAgentConnection`). */
 import {
   AGENT_REPLACED_REASON,
   AgentManifests,
   AgentMetadataWatch,
   AgentReinit,
-  scopedInPlace,
-  serveAgentConnection,
+  openAgentConnection,
   withAppTunnel
 } from "@workbay/core"
 import { Effect, Stream } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 import { eventStream, followEvents } from "../ServerSentEvents.js"
-import { CloseCode, streamSession, upgradeWebSocket } from "../WebSocket.js"
+import { CloseCode, streamSession, upgradeMessageHandler, upgradeWebSocket } from "../WebSocket.js"
 
 export const AgentRpcHttp = implement(WorkbayApi, "agentRpc", {
   rpc: () =>
-    upgradeWebSocket((connection) =>
+    // Each message is handed to the open connection: no fiber waits between an agent's messages.
+    upgradeMessageHandler((connection) =>
       // The connection also carries requests to the agent's web apps (withAppTunnel, docs/agents.md "Web apps").
       withAppTunnel({
-        // The peer's messages until the socket closes.
-        receive: Effect.orElseSucceed(connection.receive, () => undefined),
-        send: (text) => Effect.ignore(connection.send(text)),
+        send: (text: string) => Effect.ignore(connection.send(text)),
         nextRoundTrip: Effect.orElseSucceed(connection.nextRoundTrip, () => undefined),
         latestRoundTrip: connection.latestRoundTrip,
+        // A replaced agent's connection is closed with the reason.
         closeReplaced: connection.close(CloseCode.normal, AGENT_REPLACED_REASON)
       }).pipe(
-        // A replaced agent's connection was closed with the reason already.
-        Effect.flatMap(serveAgentConnection),
-        // The session's scope over the handler's services, not a copy of them (some 7 KB a connected agent).
-        scopedInPlace
+        Effect.flatMap(openAgentConnection),
+        Effect.map((open) => open.handle)
       )
     ),
   manifest: () => Effect.flatMap(AgentManifests, (m) => m.manifest),
   reinit: () =>
     Effect.flatMap(
       AgentReinit,
-      (r) => followEvents(Effect.map(r.follow, (next) => Effect.map(next, (data) => ({ event: "data", data }))))
+      (r) => followEvents((emit) => r.listen((data) => emit({ event: "data", data })))
     )
 })
 

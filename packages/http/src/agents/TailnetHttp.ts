@@ -3,7 +3,7 @@ import { AGENT_REPLACED_REASON, ConnectionWatch, Coordinator, RelayMap } from "@
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
-import { CloseCode, followSession, streamSession, upgradeWebSocket } from "../WebSocket.js"
+import { CloseCode, followSession, streamSession, upgradeMessageHandler, upgradeWebSocket } from "../WebSocket.js"
 
 export const TailnetHttp = implement(WorkbayApi, "tailnet", {
   derpMap: () =>
@@ -29,10 +29,15 @@ export const TailnetAgentHttp = implement(WorkbayApi, "tailnetAgent", {
     Effect.flatMap(
       Coordinator,
       (c) =>
+        // Each message is handed to the open session: no fiber waits between an agent's messages.
         // A replaced agent's connection is closed with the reason by the coordinator.
-        upgradeWebSocket((connection) =>
-          Effect.asVoid(
-            c.serveAgent({ ...connection, closeReplaced: connection.close(CloseCode.normal, AGENT_REPLACED_REASON) })
+        upgradeMessageHandler((connection) =>
+          Effect.map(
+            c.openAgent({
+              send: connection.send,
+              closeReplaced: connection.close(CloseCode.normal, AGENT_REPLACED_REASON)
+            }),
+            (open) => open.handle
           )
         )
     )

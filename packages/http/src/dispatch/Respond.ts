@@ -5,12 +5,23 @@
  * cause otherwise). Every error body is bounded, whatever the error holds.
  */
 import { HttpApiSchema } from "@effect/platform"
-import { OAuth2Error, OAuth2Unauthorized } from "@workbay/core"
-import { Cause, type Context, Effect, Either, Fiber, Option, type ParseResult, type SchemaAST } from "effect"
+import { extendInPlace, OAuth2Error, OAuth2Unauthorized } from "@workbay/core"
+import {
+  Cause,
+  type Context,
+  Effect,
+  Either,
+  Exit,
+  Fiber,
+  Option,
+  type ParseResult,
+  type SchemaAST,
+  Scope
+} from "effect"
 import { Buffer } from "node:buffer"
 import { FileAnswer } from "../FileAnswer.js"
 import { clip, MAX_VALIDATIONS } from "../Limits.js"
-import { EVENT_STREAM_HEADERS, EventStreamAnswer } from "../ServerSentEvents.js"
+import { EVENT_STREAM_HEADERS, EventStreamAnswer, type PushSink } from "../ServerSentEvents.js"
 import type { Exchange } from "./Exchange.js"
 import type { RawResponse, StreamingBody } from "./Raw.js"
 import { moreNote, type ValidationEntry } from "./Validations.js"
@@ -167,18 +178,49 @@ export const makeResponder = (
     respond(internalError(requestId))
   }
 
-  /** An event stream's session on the service's runtime, interrupted when the client leaves. */
-  const streamingBody = (answer: EventStreamAnswer): StreamingBody => ({
+  /**
+   * A pushed event stream (`EventStreamAnswer.open`): its set-up runs in a scope of its own, closed
+   * when the client leaves; no fiber while it lasts. A failed set-up ends the response.
+   */
+  const pushedBody = (answer: EventStreamAnswer, open: NonNullable<EventStreamAnswer["open"]>): StreamingBody => ({
     open: (writer) => {
-      const fiber = runFork(
-        answer.run({ write: (text) => Effect.promise(() => writer.write(text)) }).pipe(
-          Effect.ensuring(Effect.sync(() => writer.end()))
+      let waiting = 0
+      const sink: PushSink = {
+        write: (text) => {
+          waiting++
+          void writer.write(text).then(() => void waiting--)
+        },
+        backedUp: () => waiting > 0
+      }
+      const scope = Effect.runSync(Scope.make())
+      const setup = runFork(
+        extendInPlace(open(sink), scope).pipe(
+          Effect.catchAllCause((cause) =>
+            Cause.isInterruptedOnly(cause) ? Effect.void : Effect.zipRight(
+              Effect.logWarning("An event stream failed", cause),
+              Effect.sync(() => writer.end())
+            )
+          )
         ),
         answer.context
       )
-      return () => void runFork(Fiber.interrupt(fiber))
+      return () => void runFork(Effect.zipRight(Fiber.interrupt(setup), Scope.close(scope, Exit.void)), answer.context)
     }
   })
+
+  /** An event stream's session on the service's runtime, interrupted when the client leaves. */
+  const streamingBody = (answer: EventStreamAnswer): StreamingBody =>
+    answer.open !== undefined ? pushedBody(answer, answer.open) : ({
+      open: (writer) => {
+        const fiber = runFork(
+          answer.run({ write: (text) => Effect.promise(() => writer.write(text)) }).pipe(
+            Effect.ensuring(Effect.sync(() => writer.end()))
+          ),
+          answer.context
+        )
+        return () => void runFork(Fiber.interrupt(fiber))
+      }
+    })
 
   const succeed: Responder["succeed"] = (respond, route, exchange, value) => {
     const { requestId } = exchange
