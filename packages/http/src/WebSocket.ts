@@ -502,6 +502,8 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       running = fiber
       entry.fiber = fiber
       fiber.addObserver(() => {
+        // A fiber that ended is not kept (it holds its refs until collected: memory per connection).
+        if (entry.fiber === fiber) entry.fiber = undefined
         if (running !== fiber) return
         running = undefined
         pump()

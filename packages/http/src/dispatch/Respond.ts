@@ -193,7 +193,8 @@ export const makeResponder = (
         backedUp: () => waiting > 0
       }
       const scope = Effect.runSync(Scope.make())
-      const setup = runFork(
+      // Kept only while it runs (an ended fiber holds its refs until collected: memory per stream).
+      let setup: Fiber.RuntimeFiber<void> | undefined = runFork(
         extendInPlace(open(sink), scope).pipe(
           Effect.catchAllCause((cause) =>
             Cause.isInterruptedOnly(cause) ? Effect.void : Effect.zipRight(
@@ -204,7 +205,17 @@ export const makeResponder = (
         ),
         answer.context
       )
-      return () => void runFork(Effect.zipRight(Fiber.interrupt(setup), Scope.close(scope, Exit.void)), answer.context)
+      setup.addObserver(() => void (setup = undefined))
+      return () => {
+        const running = setup
+        void runFork(
+          Effect.zipRight(
+            running === undefined ? Effect.void : Fiber.interrupt(running),
+            Scope.close(scope, Exit.void)
+          ),
+          answer.context
+        )
+      }
     }
   })
 
