@@ -21,6 +21,10 @@
 // holds three connections (two WebSockets and one server-sent event stream), so the report gives
 // the ratio to three bare connections too.
 // Writes bench/results/agent-memory.md (--no-write: print only). Everything listens on 127.0.0.1.
+// Run it without `--conditions=@workbay/source`: the service then loads the packages' compiled JavaScript
+// (their dist/, `npx tsc -b tsconfig.check.json`), as an embedder's install and the standalone bundle do.
+// From source, tsx compiles with esbuild's keepNames: every closure gets its name set by a property
+// write, which gives it a property array (some 500 bytes), and the heap per agent reads ~15 KB higher.
 import { type AgentRunner, machineRunner, type RunningAgent, startAgent } from "@workbay/agent"
 import { makeWorkbay } from "@workbay/http"
 import { zipSync } from "fflate"
@@ -269,7 +273,8 @@ try {
     "",
     "`node --import tsx bench/agent-memory.ts --agents " + count +
     "` (bench/agent-memory.ts). The service (`makeWorkbay`,",
-    "SQLite, run under tsx) in a child with `--expose-gc`; the agents are the reference agent (`startAgent`, a runner",
+    "SQLite, the packages' compiled JavaScript as an installed package runs it: build it first with",
+    "`npx tsc -b tsconfig.check.json`) in a child with `--expose-gc`; the agents are the reference agent (`startAgent`, a runner",
     "that does no work) in another process, each with its agent connection, coordination connection and",
     "reinitialization stream. Heap used after three full collections, before the agents connect (after one",
     "warm-up agent), once they are all `ready` and settled, and after they left.",
