@@ -171,7 +171,7 @@ export const sequential = async (url, headers, n) => {
   return { median: times[Math.floor(n / 2)], p99: times[Math.min(n - 1, Math.floor(n * 0.99))] }
 }
 
-export const fmt = (n, digits = 1) => (n === undefined || Number.isNaN(n) ? "n/a" : n.toFixed(digits))
+export const fmt = (n, digits = 1) => (n === undefined || n === null || Number.isNaN(n) ? "n/a" : n.toFixed(digits))
 
 /** Whether the bundle is current (the rule `npm start` uses). */
 export { bundleIsCurrent } from "../scripts/bundle.mjs"

@@ -129,6 +129,15 @@ export class WebSocketUpgrade {
      */
     readonly open?: MessageHandlerOpen | undefined
   ) {}
+
+  /** The same upgrade (every field kept) with `ended` called when it ends, after this one's own. */
+  alsoWhenEnded(ended: () => void): WebSocketUpgrade {
+    const own = this.ended
+    return new WebSocketUpgrade(this.session, this.largeMessages, this.raw, this.relay, this.context, () => {
+      own?.()
+      ended()
+    }, this.open)
+  }
 }
 
 /** Opens a handler session: its set-up, in the connection's scope, giving the handler of each message. */

@@ -6,7 +6,7 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { CurrentActor, NotFound } from "@workbay/core"
-import { Authentication } from "@workbay/http"
+import { Authentication, makePrometheusMetrics } from "@workbay/http"
 import { Duration, Effect, Schema } from "effect"
 import type { Socket } from "node:net"
 import { createConnection } from "node:net"
@@ -279,6 +279,21 @@ describe("WebSocket routes", () => {
     expect(failing.messages).toEqual([])
     await eventually(() => handlerEvents.length === 4)
     expect([...handlerEvents].sort()).toEqual(["b closed", "b open", "c closed", "c open"])
+  })
+
+  it("a handler session is served the same with the metrics on (their observer times it)", async () => {
+    handlerEvents.length = 0
+    const own = await startWsServer([WsTestApi], [WsTestHttp], { metrics: makePrometheusMetrics() })
+    const boot = await bootstrapOwner(own as any)
+    const ws = await connect(`${own.wsUrl}/api/v2/test/greet/${ID}?follow&handler=m`, {
+      "Service-Session-Token": boot.client.token!
+    })
+    ws.socket.send("x")
+    await eventually(() => ws.messages.length === 1)
+    expect(ws.messages).toEqual(["1 x hello admin"])
+    ws.socket.close(1000)
+    await eventually(() => handlerEvents.length === 2)
+    await own.close()
   })
 
   it("a handler session's scope is closed before the service's close completes", async () => {

@@ -79,14 +79,8 @@ export const makeObserver = <R>(
         finish(101)
         const template = seen.route ?? UNKNOWN_ROUTE
         const opened = performance.now()
-        const ended = u.ended
-        // The same upgrade (its message limit, a raw session, a relay, its services), its session timed.
-        accept(
-          new WebSocketUpgrade(u.session, u.largeMessages, u.raw, u.relay, u.context, () => {
-            ended?.()
-            metrics.webSocketClosed(template, secondsSince(opened))
-          })
-        )
+        // The same upgrade, its session timed.
+        accept(u.alsoWhenEnded(() => metrics.webSocketClosed(template, secondsSince(opened))))
       }
     }
   }
