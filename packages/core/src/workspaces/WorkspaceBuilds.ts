@@ -164,11 +164,25 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
             if (Option.isSome(found)) wsById.set(id, found.value)
           }
         }
-        const versions = new Map(
-          (yield* jobRepo.versionMetadata([...new Set(list.map((b) => b.template_version_id))])).map((
-            v
-          ) => [v.version_id, v])
-        )
+        const jobIds = [...new Set(list.map((b) => b.job_id))]
+        const people = new Map(also.users)
+        const unknownPeople = new Set<string>()
+        for (const b of list) {
+          const ownerId = wsById.get(b.workspace_id)?.owner_id
+          if (ownerId !== undefined && !people.has(ownerId)) unknownPeople.add(ownerId)
+          if (!people.has(b.initiator_id)) unknownPeople.add(b.initiator_id)
+        }
+        // The reads that need none of the others side by side (on Postgres, several of the pool's
+        // connections at once, instead of one round trip after another).
+        const [versionList, jobList, stored, foundPeople] = yield* Effect.all([
+          jobRepo.versionMetadata([...new Set(list.map((b) => b.template_version_id))]),
+          jobRepo.findByIds(jobIds),
+          resources.listByJobs(jobIds),
+          unknownPeople.size > 0 ? users.findByIds([...unknownPeople]) : Effect.succeed([])
+        ], { concurrency: "unbounded" })
+        const versions = new Map(versionList.map((v) => [v.version_id, v]))
+        const foundById = new Map(foundPeople.map((u) => [u.id, u]))
+        for (const id of unknownPeople) people.set(id, foundById.get(id))
         const templatesById = new Map(also.templates)
         const unknownTemplates = [...new Set([...wsById.values()].map((w) => w.template_id))].filter((id) =>
           !templatesById.has(id)
@@ -200,8 +214,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
             }
           )
         }
-        const jobIds = [...new Set(list.map((b) => b.job_id))]
-        const jobRecords = new Map((yield* jobRepo.findByIds(jobIds)).map((j) => [j.id, j]))
+        const jobRecords = new Map(jobList.map((j) => [j.id, j]))
         // A build's job always exists; were one missing, the job's own lookup answers as before.
         for (const id of jobIds) if (!jobRecords.has(id)) jobRecords.set(id, yield* jobOf(id))
         const byOrg = new Map<string, Array<ProvisionerJobRecord>>()
@@ -215,23 +228,11 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           const described = yield* views.describeAll(orgId, js, buildMetadata)
           for (const d of described) jobWires.set(d.id, d)
         }
-        const stored = yield* resources.listByJobs(jobIds)
         const resourcesByJob = new Map<string, Array<StoredResource>>()
         for (const r of stored) {
           const rs = resourcesByJob.get(r.resource.job_id)
           if (rs === undefined) resourcesByJob.set(r.resource.job_id, [r])
           else rs.push(r)
-        }
-        const people = new Map(also.users)
-        const unknownPeople = new Set<string>()
-        for (const b of list) {
-          const ownerId = wsById.get(b.workspace_id)?.owner_id
-          if (ownerId !== undefined && !people.has(ownerId)) unknownPeople.add(ownerId)
-          if (!people.has(b.initiator_id)) unknownPeople.add(b.initiator_id)
-        }
-        if (unknownPeople.size > 0) {
-          const found = new Map((yield* users.findByIds([...unknownPeople])).map((u) => [u.id, u]))
-          for (const id of unknownPeople) people.set(id, found.get(id))
         }
         // Builds whose job is unfinished name the provisioners that could run it (read once per organization).
         const matched = yield* daemons.matchedAll(list.flatMap((b) => {

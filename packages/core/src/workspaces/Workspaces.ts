@@ -129,20 +129,25 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
     const toWires = (list: ReadonlyArray<WorkspaceRecord>) =>
       Effect.gen(function*() {
         if (list.length === 0) return []
-        const latest = yield* builds.latestSummariesOf(list.map((w) => w.id))
         const templateIds = [...new Set(list.map((w) => w.template_id))]
-        const foundTemplates = new Map((yield* templates.findByIds(templateIds)).map((t) => [t.id, t]))
-        const tpl = new Map<string, TemplateRecord | undefined>(templateIds.map((id) => [id, foundTemplates.get(id)]))
-        const orgNames = new Map(
-          (yield* orgRepo.findByIds([...new Set(list.map((w) => w.organization_id))])).map((o) => [o.id, o.name])
-        )
         const ownerIds = [...new Set(list.map((w) => w.owner_id))]
-        const found = new Map((yield* users.findByIds(ownerIds)).map((u) => [u.id, u]))
+        // The reads that need none of the others side by side (on Postgres, several of the pool's
+        // connections at once: a list's page waited for each round trip in turn).
+        const [latest, templateRecords, organizations, ownerRecords, sharedWith] = yield* Effect.all([
+          builds.latestSummariesOf(list.map((w) => w.id)),
+          templates.findByIds(templateIds),
+          orgRepo.findByIds([...new Set(list.map((w) => w.organization_id))]),
+          users.findByIds(ownerIds),
+          sharing.sharedWithAll(list)
+        ], { concurrency: "unbounded" })
+        const foundTemplates = new Map(templateRecords.map((t) => [t.id, t]))
+        const tpl = new Map<string, TemplateRecord | undefined>(templateIds.map((id) => [id, foundTemplates.get(id)]))
+        const orgNames = new Map(organizations.map((o) => [o.id, o.name]))
+        const found = new Map(ownerRecords.map((u) => [u.id, u]))
         const owners = new Map<string, UserRecord | undefined>(ownerIds.map((id) => [id, found.get(id)]))
         const buildWires = new Map(
           (yield* buildService.toWires(latest, list, { users: owners, templates: tpl })).map((b) => [b.workspace_id, b])
         )
-        const sharedWith = yield* sharing.sharedWithAll(list)
         const shared = new Map(list.map((w, i) => [w.id, sharedWith[i]!]))
         return list.flatMap((w) => {
           const build = buildWires.get(w.id)

@@ -205,15 +205,20 @@ export const make = Effect.gen(function*() {
     list: (f: WorkspaceFilter) =>
       Effect.gen(function*() {
         const q = listStatements(sql, f)
-        const favoriteCount = Number((yield* Effect.orDie(reads(q.favoriteCount)))[0]?.n ?? 0)
-        const rows: Array<Row> = []
-        if (f.offset < favoriteCount) rows.push(...(yield* Effect.orDie(reads(q.favorites(f.limit, f.offset)))))
-        if (rows.length < f.limit) {
-          rows.push(
-            ...(yield* Effect.orDie(reads(q.rest(f.limit - rows.length, Math.max(0, f.offset - favoriteCount)))))
-          )
-        }
-        return { workspaces: rows.map(rowToWorkspace), count: yield* countOf(f, q) }
+        const page = Effect.gen(function*() {
+          const favoriteCount = Number((yield* Effect.orDie(reads(q.favoriteCount)))[0]?.n ?? 0)
+          const rows: Array<Row> = []
+          if (f.offset < favoriteCount) rows.push(...(yield* Effect.orDie(reads(q.favorites(f.limit, f.offset)))))
+          if (rows.length < f.limit) {
+            rows.push(
+              ...(yield* Effect.orDie(reads(q.rest(f.limit - rows.length, Math.max(0, f.offset - favoriteCount)))))
+            )
+          }
+          return rows
+        })
+        // The page and the count side by side (on Postgres, two of the pool's connections at once).
+        const [rows, count] = yield* Effect.all([page, countOf(f, q)], { concurrency: "unbounded" })
+        return { workspaces: rows.map(rowToWorkspace), count }
       }),
     creditsConsumed: (organizationId, ownerId, excludeWorkspaceId) =>
       Effect.orDie(sql<{ n: number | string | null }>`SELECT coalesce(sum(b.daily_cost), 0) AS n FROM workspaces w
