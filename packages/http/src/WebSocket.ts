@@ -522,12 +522,13 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       Effect.zipRight(
         h(text),
         Effect.suspend(() => {
-          const next = finished ? undefined : take()
+          const next = finished || ws.readyState !== ws.OPEN ? undefined : take()
           return next === undefined ? Effect.void : drain(h, next)
         })
       )
     const pump = () => {
-      if (finished || running !== undefined || handle === undefined) return
+      // Once closing (the peer, the handler, a failure), what is still waiting is not handled.
+      if (finished || running !== undefined || handle === undefined || ws.readyState !== ws.OPEN) return
       const first = take()
       if (first !== undefined) run(Effect.catchAllCause(drain(handle, first), failed(connection)))
     }
@@ -537,11 +538,12 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       finished = true
       const current = running
       running = undefined
+      // Not interruptible as a whole: the hub's `close` interrupts what runs, and the scope must close.
       const fiber = options.runFork(
-        Effect.zipRight(
+        Effect.uninterruptible(Effect.zipRight(
           current === undefined ? Effect.void : Fiber.interrupt(current),
-          Effect.uninterruptible(Scope.close(scope, Exit.void))
-        ),
+          Scope.close(scope, Exit.void)
+        )),
         upgrade.context
       )
       entry.fiber = fiber

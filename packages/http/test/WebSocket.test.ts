@@ -54,6 +54,8 @@ let held = release()
 
 /** `handler`: what the handler sessions' scopes saw, in order (their opening, their finalizers). */
 const handlerEvents: Array<string> = []
+/** `handler`: how many messages each handler session took past its controls. */
+const handled = new Map<string, number>()
 
 /** Greets `times` times over a WebSocket when `follow` is given, or once as JSON; the unknown id is 404. */
 const WsTestHttp = implement(
@@ -86,8 +88,13 @@ const WsTestHttp = implement(
               let n = 0
               return (text: string) =>
                 Effect.gen(function*() {
-                  if (text === "fail") return yield* Effect.die(new Error("the handler failed"))
+                  if (text === "fail") {
+                    // Fails after a moment: the messages sent after it wait meanwhile.
+                    yield* Effect.sleep(Duration.millis(100))
+                    return yield* Effect.die(new Error("the handler failed"))
+                  }
                   if (text === "bye") return yield* conn.close(CloseCode.normal, "bye")
+                  handled.set(name, (handled.get(name) ?? 0) + 1)
                   yield* Effect.sleep(Duration.millis(text.length % 3))
                   yield* Effect.orDie(conn.send(`${++n} ${text} ${greeting}`))
                 })
@@ -273,10 +280,13 @@ describe("WebSocket routes", () => {
     expect(await bye.closed).toEqual({ code: CloseCode.normal, reason: "bye" })
     expect(bye.messages).toEqual(["1 one hello admin"])
     const failing = await connect(wsPath("follow&handler=c"), { "Service-Session-Token": owner.token! })
+    // "after" arrives while "fail" is handled: the failure closes the socket, and what waits then
+    // is not handled.
     failing.socket.send("fail")
     failing.socket.send("after")
     expect((await failing.closed).code).toBe(CloseCode.internalError)
     expect(failing.messages).toEqual([])
+    expect(handled.get("c")).toBeUndefined()
     await eventually(() => handlerEvents.length === 4)
     expect([...handlerEvents].sort()).toEqual(["b closed", "b open", "c closed", "c open"])
   })
