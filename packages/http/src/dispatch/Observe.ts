@@ -6,7 +6,7 @@
  */
 import { type Actor, CurrentActor, Metrics, secondsSince } from "@workbay/core"
 import { Context, Effect, type Fiber, FiberRef, FiberRefs, LogLevel, type Runtime } from "effect"
-import { WebSocketUpgrade } from "../WebSocket.js"
+import type { WebSocketUpgrade } from "../WebSocket.js"
 import type { RawRequest, RawResponse } from "./Raw.js"
 
 /** The `path` label of requests no route matched (bounded cardinality: never the raw URL). */
