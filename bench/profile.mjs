@@ -40,21 +40,32 @@ const connect = async (pid, port) => {
   }
 }
 
-/** Starts profiling the process; the returned `stop(file)` writes the profile and returns its summary. */
-export const startProfile = async (pid, port, { intervalUs = 1000 } = {}) => {
+/**
+ * Starts a profile of the process over its inspector (`begin`); the returned `stop(file)` ends it
+ * (`end`, answering `{ profile }`), writes it to `file` and returns `summary(profile)`.
+ */
+const startSampling = async (pid, port, begin, end, summary) => {
   const session = await connect(pid, port)
-  await session.call("Profiler.enable")
-  await session.call("Profiler.setSamplingInterval", { interval: intervalUs })
-  await session.call("Profiler.start")
+  await begin(session)
   return {
     stop: async (file) => {
-      const { profile } = await session.call("Profiler.stop")
+      const { profile } = await end(session)
       session.close()
       if (file !== undefined) writeFileSync(file, JSON.stringify(profile))
-      return summarize(profile)
+      return summary(profile)
     }
   }
 }
+
+/** Starts profiling the process's CPU; the returned `stop(file)` writes the profile and returns its summary. */
+export const startProfile = (pid, port, { intervalUs = 1000 } = {}) =>
+  startSampling(pid, port, async (session) => {
+    await session.call("Profiler.enable")
+    await session.call("Profiler.setSamplingInterval", { interval: intervalUs })
+    await session.call("Profiler.start")
+  }, (session) =>
+    session.call("Profiler.stop"), (profile) =>
+    summarize(profile))
 
 const frameName = (f) =>
   `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber + 1}:${f.columnNumber + 1}`
@@ -105,23 +116,21 @@ export const summarize = (profile, top = 25) => {
  * to the old generation, and so what brings full collections, is allocated. `stop(file)` writes the
  * sampling heap profile (a .heapprofile) and returns the top allocation sites by bytes.
  */
-export const startPromotedSampling = async (pid, port, { intervalBytes = 16384 } = {}) => {
-  const session = await connect(pid, port)
-  await session.call("HeapProfiler.enable")
-  await session.call("HeapProfiler.startSampling", {
-    samplingInterval: intervalBytes,
-    includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: false
-  })
-  return {
-    stop: async (file) => {
-      const { profile } = await session.call("HeapProfiler.stopSampling")
-      session.close()
-      if (file !== undefined) writeFileSync(file, JSON.stringify(profile))
-      return summarizeAllocations(profile)
-    }
-  }
-}
+export const startPromotedSampling = (pid, port, { intervalBytes = 16384 } = {}) =>
+  startSampling(
+    pid,
+    port,
+    async (session) => {
+      await session.call("HeapProfiler.enable")
+      await session.call("HeapProfiler.startSampling", {
+        samplingInterval: intervalBytes,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: false
+      })
+    },
+    (session) => session.call("HeapProfiler.stopSampling"),
+    (profile) => summarizeAllocations(profile)
+  )
 
 /** The top `top` allocation sites of a sampling heap profile, by self bytes and with two callers. */
 export const summarizeAllocations = (profile, top = 30) => {
