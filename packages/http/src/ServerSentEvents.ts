@@ -56,19 +56,28 @@ export class EventStreamAnswer {
   ) {}
 }
 
+/**
+ * A push sink over a connection's write: `write(text, done)` hands the text over and calls `done`
+ * once the connection took it; the sink is backed up while any write is not done.
+ */
+export const pushSink = (write: (text: string, done: () => void) => void): PushSink => {
+  let waiting = 0
+  const done = () => void waiting--
+  return {
+    write: (text) => {
+      waiting++
+      write(text, done)
+    },
+    backedUp: () => waiting > 0
+  }
+}
+
 /** A pushed answer's `open` run on a fiber that waits until interrupted (`EventStreamAnswer.run`). */
 const pushedOnFiber = (open: (sink: PushSink) => Effect.Effect<void, never, Scope.Scope>) => (sink: EventSink) =>
-  scopedInPlace(Effect.gen(function*() {
-    let waiting = 0
-    yield* open({
-      write: (text) => {
-        waiting++
-        Effect.runFork(sink.write(text)).addObserver(() => void waiting--)
-      },
-      backedUp: () => waiting > 0
-    })
-    return yield* Effect.never
-  }))
+  scopedInPlace(Effect.zipRight(
+    open(pushSink((text, done) => void Effect.runFork(sink.write(text)).addObserver(done))),
+    Effect.never
+  ))
 
 /** The headers of an event-stream answer. */
 export const EVENT_STREAM_HEADERS = {

@@ -493,7 +493,8 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
   /**
    * Serves a handler session (`upgradeMessageHandler`): runs its set-up in a scope of its own, then a
    * fiber for each run of waiting messages, and closes the scope once the socket closes (after
-   * interrupting what runs). `entry.fiber` is what runs now, for the hub's `close` to wait for.
+   * interrupting what runs). `entry.fiber` is what runs now (the set-up, a run of messages, then the
+   * closing), for the hub's `close` to wait for; none between messages.
    */
   const openHandler = (
     ws: WebSocket,
@@ -504,17 +505,15 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
   ) => {
     const scope = Effect.runSync(Scope.make())
     let handle: ((text: string) => Effect.Effect<void>) | undefined
-    let running: Fiber.RuntimeFiber<void, never> | undefined
     let finished = false
     const run = (effect: Effect.Effect<void>) => {
       const fiber = options.runFork(effect, upgrade.context)
-      running = fiber
       entry.fiber = fiber
       fiber.addObserver(() => {
+        // Replaced by the closing meanwhile: nothing more to run.
+        if (entry.fiber !== fiber) return
         // A fiber that ended is not kept (it holds its refs until collected: memory per connection).
-        if (entry.fiber === fiber) entry.fiber = undefined
-        if (running !== fiber) return
-        running = undefined
+        entry.fiber = undefined
         pump()
       })
     }
@@ -528,7 +527,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       )
     const pump = () => {
       // Once closing (the peer, the handler, a failure), what is still waiting is not handled.
-      if (finished || running !== undefined || handle === undefined || ws.readyState !== ws.OPEN) return
+      if (finished || entry.fiber !== undefined || handle === undefined || ws.readyState !== ws.OPEN) return
       const first = take()
       if (first !== undefined) run(Effect.catchAllCause(drain(handle, first), failed(connection)))
     }
@@ -536,8 +535,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     entry.finish = () => {
       if (finished) return
       finished = true
-      const current = running
-      running = undefined
+      const current = entry.fiber
       // Not interruptible as a whole: the hub's `close` interrupts what runs, and the scope must close.
       const fiber = options.runFork(
         Effect.uninterruptible(Effect.zipRight(

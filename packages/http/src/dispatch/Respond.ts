@@ -21,7 +21,7 @@ import {
 import { Buffer } from "node:buffer"
 import { FileAnswer } from "../FileAnswer.js"
 import { clip, MAX_VALIDATIONS } from "../Limits.js"
-import { EVENT_STREAM_HEADERS, EventStreamAnswer, type PushSink } from "../ServerSentEvents.js"
+import { EVENT_STREAM_HEADERS, EventStreamAnswer, pushSink } from "../ServerSentEvents.js"
 import type { Exchange } from "./Exchange.js"
 import type { RawResponse, StreamingBody } from "./Raw.js"
 import { moreNote, type ValidationEntry } from "./Validations.js"
@@ -184,14 +184,7 @@ export const makeResponder = (
    */
   const pushedBody = (answer: EventStreamAnswer, open: NonNullable<EventStreamAnswer["open"]>): StreamingBody => ({
     open: (writer) => {
-      let waiting = 0
-      const sink: PushSink = {
-        write: (text) => {
-          waiting++
-          void writer.write(text).then(() => void waiting--)
-        },
-        backedUp: () => waiting > 0
-      }
+      const sink = pushSink((text, done) => void writer.write(text).then(done))
       const scope = Effect.runSync(Scope.make())
       // Kept only while it runs (an ended fiber holds its refs until collected: memory per stream).
       let setup: Fiber.RuntimeFiber<void> | undefined = runFork(
