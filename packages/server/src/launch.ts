@@ -89,13 +89,15 @@ script.runInThisContext().call(module.exports, module.exports, createRequire(fil
 const MB = 1024 * 1024
 const OLD_GROWING_PERCENT = 50
 /** From this size of the old generation on, the young generation may grow to V8's own limit. */
-const LARGE_OLD_BYTES = 256 * MB
+const LARGE_OLD_BYTES = 128 * MB
 
 /**
  * The young generation's allowed size: two 4 MB semi-spaces, or V8's two of 16 MB once the old
  * generation is large (thousands of connected agents: at 4 MB a collection of the young generation
  * ran 30 times a second, each scanning the old generation's pointers into it, and promoted enough of
  * what was in flight that a full collection's marking held every answer for 0.4-0.7 s every 40 s).
+ * 128 MB: 2,000 agents keep about 170 MB alive (49 KB of heap each), so at 256 MB the old
+ * generation stayed below the mark between its collections and the young one at 4 MB (docs/scale.md).
  */
 const youngMaxBytes = (spaces: ReadonlyArray<{ space_name: string; space_size: number }>) =>
   (spaces.find((s) => s.space_name === "old_space")?.space_size ?? 0) >= LARGE_OLD_BYTES ? 2 * 16 * MB : 2 * 4 * MB

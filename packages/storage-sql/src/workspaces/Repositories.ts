@@ -205,19 +205,26 @@ export const make = Effect.gen(function*() {
     list: (f: WorkspaceFilter) =>
       Effect.gen(function*() {
         const q = listStatements(sql, f)
-        const page = Effect.gen(function*() {
-          const favoriteCount = Number((yield* Effect.orDie(reads(q.favoriteCount)))[0]?.n ?? 0)
-          const rows: Array<Row> = []
-          if (f.offset < favoriteCount) rows.push(...(yield* Effect.orDie(reads(q.favorites(f.limit, f.offset)))))
-          if (rows.length < f.limit) {
-            rows.push(
-              ...(yield* Effect.orDie(reads(q.rest(f.limit - rows.length, Math.max(0, f.offset - favoriteCount)))))
+        // The favorites' count, the page as it is when there are none (most lists: read at once,
+        // not after the count) and the list's count side by side (on Postgres, three of the pool's
+        // connections at once).
+        const [favoriteRows, noFavoritesPage, count] = yield* Effect.all([
+          Effect.orDie(reads(q.favoriteCount)),
+          Effect.orDie(reads(q.rest(f.limit, f.offset))),
+          countOf(f, q)
+        ], { concurrency: "unbounded" })
+        const favoriteCount = Number(favoriteRows[0]?.n ?? 0)
+        let rows: ReadonlyArray<Row> = noFavoritesPage
+        if (favoriteCount > 0) {
+          const page: Array<Row> = []
+          if (f.offset < favoriteCount) page.push(...(yield* Effect.orDie(reads(q.favorites(f.limit, f.offset)))))
+          if (page.length < f.limit) {
+            page.push(
+              ...(yield* Effect.orDie(reads(q.rest(f.limit - page.length, Math.max(0, f.offset - favoriteCount)))))
             )
           }
-          return rows
-        })
-        // The page and the count side by side (on Postgres, two of the pool's connections at once).
-        const [rows, count] = yield* Effect.all([page, countOf(f, q)], { concurrency: "unbounded" })
+          rows = page
+        }
         return { workspaces: rows.map(rowToWorkspace), count }
       }),
     creditsConsumed: (organizationId, ownerId, excludeWorkspaceId) =>
