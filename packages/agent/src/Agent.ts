@@ -19,6 +19,7 @@ import { handleContainersMessage, makeContainers } from "./Containers.js"
 import { LogSender } from "./Logs.js"
 import type { AgentOptions, AgentRunner, MetadataDescription } from "./Options.js"
 import { handlePortsMessage } from "./Ports.js"
+import { probeHealth } from "./Probe.js"
 import { makeAppProxy } from "./Proxy.js"
 import { followReinit } from "./Reinit.js"
 import { runScript, scheduleCron, type Script, type ScriptEnvironment, type ScriptRun } from "./Scripts.js"
@@ -114,8 +115,7 @@ const collect = (script: string, timeoutSeconds: number, environment: ScriptEnvi
 export const machineRunner: AgentRunner = {
   script: runScript,
   metadata: (item, environment) => collect(item.script, item.timeout, environment),
-  probe: (url, timeoutMs) =>
-    fetch(url, { signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.status < 500, () => false)
+  probe: probeHealth
 }
 
 export const startAgent = async (options: AgentOptions): Promise<RunningAgent> => {

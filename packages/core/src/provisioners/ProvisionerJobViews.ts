@@ -95,21 +95,14 @@ export class ProvisionerJobViews extends Effect.Service<ProvisionerJobViews>()("
         for (const b of buildIds.length === 0 ? [] : yield* jobs.buildMetadata(buildIds)) builds.set(b.build_id, b)
         // A job with its build's metadata names that build's version: only the others read theirs
         // (a workspace list, whose builds are all known, reads none).
-        const versionIds = [
-          ...new Set(records.flatMap((r) =>
-            builds.get(r.input.workspace_build_id ?? "") === undefined ? r.input.template_version_id ?? [] : []
-          ))
-        ]
+        const withoutBuild = records.filter((r) => builds.get(r.input.workspace_build_id ?? "") === undefined)
+        const versionIds = [...new Set(withoutBuild.flatMap((r) => r.input.template_version_id ?? []))]
         const versions = new Map((yield* jobs.versionMetadata(versionIds)).map((v) => [v.version_id, v]))
         return records.map((job): ProvisionerJob => {
           const isPending = jobStatus(job) === "pending"
           return toProvisionerJob(job, {
             queue: isPending ? queueStanding(job, pending, workers) : undefined,
-            availableWorkers: isPending
-              ? workers.filter((w) =>
-                workerServes(w, job)
-              ).map((w) => w.id)
-              : undefined,
+            availableWorkers: isPending ? workers.filter((w) => workerServes(w, job)).map((w) => w.id) : undefined,
             metadata: metadataOf(
               versions.get(job.input.template_version_id ?? ""),
               builds.get(job.input.workspace_build_id ?? "")
