@@ -28,6 +28,8 @@ export default mergeConfig(
       // A fresh Postgres database for the run (or a loud skip; fails under CI), and the server
       // and agent bundled once for the tests that start them as processes, and the dashboard built.
       globalSetup: [
+        // First: the run's own temporary folder, removed at its end (vitest.tmpdir.ts).
+        "vitest.tmpdir.ts",
         "packages/storage-postgres/test/globalSetup.ts",
         "packages/server/test/bundles.ts",
         "packages/agent/test/globalSetup.ts",
