@@ -103,6 +103,8 @@ describe.skipIf(missing !== undefined)("the linux-arm64 agent executable under q
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
+        // The run's temporary folder (vitest.tmpdir.ts): the agent's logs go there, not to /tmp.
+        TMPDIR: process.env.TMPDIR,
         WORKBAY_AGENT_URL: srv.url,
         WORKBAY_AGENT_TOKEN: token
       },
