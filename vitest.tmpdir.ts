@@ -11,7 +11,7 @@ import { join } from "node:path"
 
 export default function setup() {
   const previous = process.env.TMPDIR
-  const dir = mkdtempSync(join(tmpdir(), "workbay-test-"))
+  const dir = mkdtempSync(join(tmpdir(), "workbay-vitest-"))
   process.env.TMPDIR = dir
   return () => {
     if (previous === undefined) delete process.env.TMPDIR
