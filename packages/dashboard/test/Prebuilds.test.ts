@@ -129,7 +129,9 @@ describe.skipIf(!available)("prebuilt workspaces in Chromium", () => {
     const filters = page.getByRole("navigation", { name: "Workspace filters" })
     await filters.getByRole("link", { name: "Prebuilt workspaces" }).click()
     await expect.poll(() => new URL(page.url()).searchParams.get("q")).toBe("owner:prebuilds")
-    expect(await filters.getByRole("link", { name: "Prebuilt workspaces" }).getAttribute("aria-current")).toBe("page")
+    // The link is marked current once the page has rendered the new search (after the URL changed).
+    await expect.poll(() => filters.getByRole("link", { name: "Prebuilt workspaces" }).getAttribute("aria-current"))
+      .toBe("page")
     const row = page.getByRole("row", { name: new RegExp(ws!.name) })
     await row.waitFor()
     expect(await row.getByText("Prebuilt", { exact: true }).count()).toBe(1)
