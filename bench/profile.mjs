@@ -113,10 +113,11 @@ export const summarize = (profile, top = 25) => {
 /**
  * Samples the allocations of the process whose objects outlive young collections (objects a young
  * collection frees are left out; those a full collection frees are kept): where what gets promoted
- * to the old generation, and so what brings full collections, is allocated. `stop(file)` writes the
- * sampling heap profile (a .heapprofile) and returns the top allocation sites by bytes.
+ * to the old generation, and so what brings full collections, is allocated. With `all`, every
+ * allocation is sampled (what makes the young collections come as often as they do). `stop(file)`
+ * writes the sampling heap profile (a .heapprofile) and returns the top allocation sites by bytes.
  */
-export const startPromotedSampling = (pid, port, { intervalBytes = 16384 } = {}) =>
+export const startPromotedSampling = (pid, port, { intervalBytes = 16384, all = false } = {}) =>
   startSampling(
     pid,
     port,
@@ -125,15 +126,15 @@ export const startPromotedSampling = (pid, port, { intervalBytes = 16384 } = {})
       await session.call("HeapProfiler.startSampling", {
         samplingInterval: intervalBytes,
         includeObjectsCollectedByMajorGC: true,
-        includeObjectsCollectedByMinorGC: false
+        includeObjectsCollectedByMinorGC: all
       })
     },
     (session) => session.call("HeapProfiler.stopSampling"),
-    (profile) => summarizeAllocations(profile)
+    (profile) => summarizeAllocations(profile, 30, all ? "all allocations" : "objects that outlived young collections")
   )
 
 /** The top `top` allocation sites of a sampling heap profile, by self bytes and with two callers. */
-export const summarizeAllocations = (profile, top = 30) => {
+export const summarizeAllocations = (profile, top = 30, what = "objects that outlived young collections") => {
   const self = new Map()
   const withCallers = new Map()
   let total = 0
@@ -153,7 +154,7 @@ export const summarizeAllocations = (profile, top = 30) => {
   const rows = (m) =>
     [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, n]) => `| ${pct(n)}% | \`${k}\` |`)
   return [
-    `${(total / 1048576).toFixed(1)} MB sampled (objects that outlived young collections).`,
+    `${(total / 1048576).toFixed(1)} MB sampled (${what}).`,
     "",
     "| bytes | allocated by |",
     "|---:|---|",

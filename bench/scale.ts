@@ -16,7 +16,8 @@
 // Options: --count 2000 --concurrency 50 --replicas 1 --database-url postgres://... --window 120
 // --users 20 --terminals 200 --skip-build --no-write --profile (CPU profiles of each replica and of the agents'
 // process over the window: their top frames go to the report, the profiles to /tmp/workbay-scale-profiles;
-// with --profile-kind promoted, a sampling heap profile of what outlives young collections instead)
+// with --profile-kind promoted, a sampling heap profile of what outlives young collections instead; with
+// --profile-kind allocated, of every allocation)
 // --node-args="--trace-gc" (Node flags of the servers; their output then goes to the same folder), and
 // --agents-node-args="..." (of the process running the agents; likewise)
 import { type ChildProcess, spawn } from "node:child_process"
@@ -322,8 +323,10 @@ const main = async () => {
     const rssAtWindow = replicas.map((r) => rssMb(r.pid) ?? 0)
     const cpu0 = replicas.map((r) => cpuMs(r.pid) ?? 0)
     const pg0 = postgresCpuMs()
-    const promoted = opts["profile-kind"] === "promoted"
-    const profileOf = promoted ? startPromotedSampling : startProfile
+    const promoted = opts["profile-kind"] === "promoted" || opts["profile-kind"] === "allocated"
+    const profileOf = !promoted
+      ? startProfile
+      : (pid: number, port: number) => startPromotedSampling(pid, port, { all: opts["profile-kind"] === "allocated" })
     const profiles = opts.profile
       ? await Promise.all([
         ...replicas.map(async (r, i) => ({ name: `replica-${i + 1}`, p: await profileOf(r.pid, r.inspectPort) })),
@@ -423,6 +426,10 @@ const main = async () => {
     const statements = sum("coderd_db_query_latencies_seconds_count", metrics1) -
       sum("coderd_db_query_latencies_seconds_count", metrics0)
     const writes = sum("workbay_db_writes_total", metrics1) - sum("workbay_db_writes_total", metrics0)
+    // Postgres: the waits for a pool connection over the window (how many, how many over 5 ms, their total).
+    const delta = (name: string) => sum(name, metrics1) - sum(name, metrics0)
+    const waits = delta("workbay_db_connection_wait_seconds_count")
+    const waitsOver5ms = waits - (delta(`workbay_db_connection_wait_seconds_bucket{le="0.005"}`))
     const serverCpu = replicas.map((_, i) => ((cpu1[i]! - cpu0[i]!) / (seconds * 1000)) * 100)
     const pgCpu = pg0 === undefined || pg1 === undefined ? undefined : ((pg1 - pg0) / (seconds * 1000)) * 100
     const perAgentKb = replicas.reduce((s, _, i) => s + (rssAtWindow[i]! - rssBefore[i]!), 0) * 1024 / count
@@ -465,7 +472,13 @@ const main = async () => {
         fmt(writes / count / minutes, 2)
       } writes per agent per minute** (${fmt(statements / seconds, 0)} statements/s, ${
         fmt(writes / seconds, 0)
-      } writes/s in all).`,
+      } writes/s in all)${
+        waits === 0 ?
+          "" :
+          `; ${fmt(waits, 0)} waits for a pool connection, ${fmt(waitsOver5ms, 0)} over 5 ms, ${
+            fmt(delta("workbay_db_connection_wait_seconds_sum"), 1)
+          } s in all`
+      }.`,
       `- Restart of replica ${replicas.length}: stopped **${fmt(stopS)} s** after one SIGTERM (exit ${exitCode}); ${
         Number.isNaN(backS)
           ? `only ${back} agents back within 120 s`
@@ -489,7 +502,7 @@ const main = async () => {
       ...table("Creating (the ramp)", created.requests),
       ...profileSummaries.flatMap((
         { name, summary }
-      ) => [`**${promoted ? "Promoted allocations" : "CPU profile"} over the window: ${name}**`, "", summary, ""])
+      ) => [`**${promoted ? "Allocations" : "CPU profile"} over the window: ${name}**`, "", summary, ""])
     ].join("\n")
     writeReport(report, `scale-${storage.toLowerCase()}-${replicaCount}x-${count}.md`, {
       write: !opts["no-write"],

@@ -103,6 +103,11 @@ export const makePrometheusMetrics = (options: PrometheusMetricsOptions = {}): P
     "Latency distribution of database statements in seconds",
     QUERY_BUCKETS
   )
+  const connectionWaits = histogram(
+    "workbay_db_connection_wait_seconds",
+    "Time a database statement or transaction waited for one of the pool's connections in seconds (Postgres)",
+    QUERY_BUCKETS
+  )
   const writes = counter(
     "workbay_db_writes_total",
     "Database statements that changed data (INSERT, UPDATE, DELETE)",
@@ -296,6 +301,7 @@ export const makePrometheusMetrics = (options: PrometheusMetricsOptions = {}): P
       queries.observe(seconds)
       if (write) writes.inc()
     },
+    databaseConnectionWait: (seconds) => connectionWaits.observe(seconds),
     jobRunning: (provisioner, delta) => jobsCurrent.inc({ provisioner }, delta),
     jobFinished: (provisioner, status, seconds) => jobTimings.observe({ provisioner, status }, seconds),
     notificationDispatched: (method, templateId, result, seconds) => {

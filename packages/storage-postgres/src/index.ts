@@ -83,6 +83,31 @@ const timeQueries = (pool: pg.Pool, metrics: MetricsShape) =>
     } as typeof client.query
   })
 
+/**
+ * Times every wait for one of a pool's connections into `metrics` (metrics on only): `connect`,
+ * which the pool's own `query` and the client's transactions call, from the call to the
+ * connection handed over (0 when one was idle; the wait when all `max` were busy).
+ */
+const timeConnectionWaits = (pool: pg.Pool, metrics: MetricsShape) => {
+  const connect = pool.connect.bind(pool) as (callback: (...results: Array<unknown>) => void) => void
+  pool.connect = function(callback?: (...results: Array<unknown>) => void) {
+    const started = performance.now()
+    if (callback === undefined) {
+      return new Promise((resolve, reject) =>
+        connect((error: unknown, client: unknown) => {
+          metrics.databaseConnectionWait(secondsSince(started))
+          if (error) reject(error)
+          else resolve(client as pg.PoolClient)
+        })
+      )
+    }
+    connect((...results: Array<unknown>) => {
+      metrics.databaseConnectionWait(secondsSince(started))
+      callback(...results)
+    })
+  } as typeof pool.connect
+}
+
 const clientLayer = (
   url: string,
   max: number,
@@ -92,7 +117,10 @@ const clientLayer = (
     Effect.flatMap(Metrics, (metrics) =>
       Effect.suspend(() => {
         const pool = new pg.Pool({ connectionString: url, max, application_name: "workbay" })
-        if (metrics.enabled) timeQueries(pool, metrics)
+        if (metrics.enabled) {
+          timeQueries(pool, metrics)
+          timeConnectionWaits(pool, metrics)
+        }
         // An idle connection's error (the server restarted, say) is the pool's to recover from, not a crash.
         pool.on("error", () => {})
         return Effect.as(

@@ -3,6 +3,7 @@
  * timed (the client's path and the pool reads), and the gauges' snapshot reads the queue and the
  * workspaces of the schema. A sink that counts stands in for prom-client (the port is its seam).
  */
+import { SqlClient } from "@effect/sql"
 import { describe, expect, inject, it } from "@effect/vitest"
 import {
   IdGenerator,
@@ -73,5 +74,21 @@ describe.skipIf(url === null)("metrics on Postgres", () => {
       // A template import is not a workspace build.
       expect(queued.buildsInFlight.find((b) => b.status === "pending")?.count).toBe(0)
       for (const t of timed) expect(t).toBeGreaterThanOrEqual(0)
+    }))
+
+  it.scopedLive("times each wait for one of the pool's connections", () =>
+    Effect.gen(function*() {
+      const waits: Array<number> = []
+      const sink: MetricsShape = { ...noopMetrics, enabled: true, databaseConnectionWait: (s) => void waits.push(s) }
+      const layer = Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 2 })
+        .pipe(Layer.provide(Metrics.layer(sink)))
+      const sql = yield* Effect.provide(SqlClient.SqlClient, yield* Layer.build(layer))
+      waits.length = 0
+      // Four statements of 300 ms on two connections: two wait for the first two to end.
+      yield* Effect.all(Array.from({ length: 4 }, () => sql`SELECT pg_sleep(0.3)`), { concurrency: "unbounded" })
+      expect(waits.length).toBeGreaterThanOrEqual(4)
+      const sorted = [...waits].sort((a, b) => a - b)
+      expect(sorted[sorted.length - 2]!).toBeGreaterThan(0.2)
+      expect(sorted[0]!).toBeLessThan(0.2)
     }))
 })
