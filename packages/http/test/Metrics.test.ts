@@ -103,6 +103,10 @@ describe("Prometheus metrics", () => {
     const writes = value(samples, "workbay_db_writes_total")
     expect(writes).toBeGreaterThan(0)
     expect(writes).toBeLessThan(value(samples, "coderd_db_query_latencies_seconds_count"))
+    // The pool's waits are a series of their own; SQLite has no pool, so none (Postgres:
+    // storage-postgres's Metrics test).
+    expect(find(samples, "workbay_db_connection_wait_seconds_bucket", { le: "+Inf" })).toHaveLength(1)
+    expect(value(samples, "workbay_db_connection_wait_seconds_count")).toBe(0)
   })
 
   it("times provisioner jobs, and reads the queue, builds and workspaces gauges from the database", async () => {
