@@ -20,7 +20,7 @@ export interface MetricsShape {
   readonly webSocketClosed: (path: string, seconds: number) => void
   /** One database statement ran for `seconds`; `write` when it changes data (see {@link isWriteStatement}). */
   readonly databaseQuery: (seconds: number, write: boolean) => void
-  /** A statement (or a transaction) waited `seconds` for one of the pool's connections (Postgres; 0 when one was free). */
+  /** A statement (or a transaction) waited `seconds` for one of the pool's connections (Postgres; near 0 when one was idle). */
   readonly databaseConnectionWait: (seconds: number) => void
   /** A built-in worker started (`1`) or stopped (`-1`) running a job of `provisioner`. */
   readonly jobRunning: (provisioner: string, delta: 1 | -1) => void

@@ -86,7 +86,9 @@ const timeQueries = (pool: pg.Pool, metrics: MetricsShape) =>
 /**
  * Times every wait for one of a pool's connections into `metrics` (metrics on only): `connect`,
  * which the pool's own `query` and the client's transactions call, from the call to the
- * connection handed over (0 when one was idle; the wait when all `max` were busy).
+ * connection handed over: the queue's wait when all `max` were busy, a new connection's opening
+ * when there were fewer, and otherwise the turn of the event loop the pool hands an idle one over
+ * in (near 0, unless the process is busy).
  */
 const timeConnectionWaits = (pool: pg.Pool, metrics: MetricsShape) => {
   const connect = pool.connect.bind(pool) as (callback: (...results: Array<unknown>) => void) => void
