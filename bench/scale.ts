@@ -323,8 +323,8 @@ const main = async () => {
     const rssAtWindow = replicas.map((r) => rssMb(r.pid) ?? 0)
     const cpu0 = replicas.map((r) => cpuMs(r.pid) ?? 0)
     const pg0 = postgresCpuMs()
-    const promoted = opts["profile-kind"] === "promoted" || opts["profile-kind"] === "allocated"
-    const profileOf = !promoted
+    const heapProfile = opts["profile-kind"] === "promoted" || opts["profile-kind"] === "allocated"
+    const profileOf = !heapProfile
       ? startProfile
       : (pid: number, port: number) => startPromotedSampling(pid, port, { all: opts["profile-kind"] === "allocated" })
     const profiles = opts.profile
@@ -363,7 +363,7 @@ const main = async () => {
       profiles.map(async ({ name, p }) => ({
         name,
         summary: await p.stop(
-          join(profileDir, `${name}-${count}-${Date.now()}.${promoted ? "heapprofile" : "cpuprofile"}`)
+          join(profileDir, `${name}-${count}-${Date.now()}.${heapProfile ? "heapprofile" : "cpuprofile"}`)
         )
       }))
     )
@@ -423,11 +423,11 @@ const main = async () => {
     // ---- the report ----
     const minutes = seconds / 60
     const sum = (name: string, texts: Array<string>) => texts.reduce((s, t) => s + metric(t, name), 0)
-    const statements = sum("coderd_db_query_latencies_seconds_count", metrics1) -
-      sum("coderd_db_query_latencies_seconds_count", metrics0)
-    const writes = sum("workbay_db_writes_total", metrics1) - sum("workbay_db_writes_total", metrics0)
-    // Postgres: the waits for a pool connection over the window (how many, how many over 5 ms, their total).
+    /** A series' growth over the window, summed over the replicas. */
     const delta = (name: string) => sum(name, metrics1) - sum(name, metrics0)
+    const statements = delta("coderd_db_query_latencies_seconds_count")
+    const writes = delta("workbay_db_writes_total")
+    // Postgres: the waits for a pool connection over the window (how many, how many over 5 ms, their total).
     const waits = delta("workbay_db_connection_wait_seconds_count")
     const waitsOver5ms = waits - (delta(`workbay_db_connection_wait_seconds_bucket{le="0.005"}`))
     const serverCpu = replicas.map((_, i) => ((cpu1[i]! - cpu0[i]!) / (seconds * 1000)) * 100)
@@ -502,7 +502,7 @@ const main = async () => {
       ...table("Creating (the ramp)", created.requests),
       ...profileSummaries.flatMap((
         { name, summary }
-      ) => [`**${promoted ? "Allocations" : "CPU profile"} over the window: ${name}**`, "", summary, ""])
+      ) => [`**${heapProfile ? "Allocations" : "CPU profile"} over the window: ${name}**`, "", summary, ""])
     ].join("\n")
     writeReport(report, `scale-${storage.toLowerCase()}-${replicaCount}x-${count}.md`, {
       write: !opts["no-write"],
