@@ -2,5 +2,6 @@
 import type { BuildOptions, Plugin } from "esbuild"
 export declare const serverExternal: ReadonlyArray<string>
 export declare const serverPlugins: Array<Plugin>
+export declare const serverScriptPlugins: Array<Plugin>
 export declare const bundleOptions: BuildOptions
 export declare const buildServerScripts: (outdir: string, common: BuildOptions) => Promise<void>

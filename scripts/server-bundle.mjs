@@ -3,6 +3,7 @@
 import { build } from "esbuild"
 import { join } from "node:path"
 import { dockerodeLean } from "./dockerode-lean.mjs"
+import { lazyLibraries } from "./lazy-libraries.mjs"
 
 export const serverExternal = [
   // Native and optional modules.
@@ -28,6 +29,12 @@ export const serverExternal = [
 
 /** dockerode without BuildKit's gRPC session, ssh2 loaded only for an ssh:// daemon (dockerode-lean.mjs). */
 export const serverPlugins = [dockerodeLean]
+
+/**
+ * The server's script's: also the libraries that only some requests use, loaded on their first use
+ * from node_modules (lazy-libraries.mjs). Not the agent's or the CLI's bundles, which keep them in.
+ */
+export const serverScriptPlugins = [...serverPlugins, lazyLibraries]
 
 /**
  * The esbuild options of the production bundles (scripts/build.mjs) and of the test that runs the
@@ -66,7 +73,7 @@ export const buildServerScripts = async (outdir, common) => {
     // node_modules. dockerode is bundled without its BuildKit session (gRPC) and with ssh2 loaded only
     // for an ssh:// daemon: they were about 40% of the start-up.
     external: [...serverExternal],
-    plugins: serverPlugins
+    plugins: serverScriptPlugins
   })
   await build({
     ...common,

@@ -7,11 +7,18 @@
  */
 import { Effect } from "effect"
 
-/** What `load` imports, imported on the first call and shared by every later one. */
-export const loadOnce = <A>(load: () => Promise<A>): () => Promise<A> => {
-  let loading: Promise<A> | undefined
-  return () => loading ??= load()
+/**
+ * What `make` makes, made on the first call and shared by every later one. For a value built from
+ * a library the server's script loads on first use (scripts/lazy-libraries.mjs): made at module
+ * level, it would load the library at every start.
+ */
+export const once = <A>(make: () => A): () => A => {
+  let made: { readonly value: A } | undefined
+  return () => (made ??= { value: make() }).value
 }
+
+/** What `load` imports, imported on the first call and shared by every later one. */
+export const loadOnce = <A>(load: () => Promise<A>): () => Promise<A> => once(load)
 
 /** The module `load` imports, as an effect: imported on first use and shared by every later use. */
 export const onDemand = <A>(load: () => Promise<A>): Effect.Effect<A> => Effect.promise(loadOnce(load))

@@ -4,14 +4,20 @@
  * bundle of the same sources in another form (bundles.ts, an ES module), so this test builds the
  * real one (scripts/server-bundle.mjs `buildServerScripts`, as build.mjs does, into a folder of its
  * own under dist, without the code cache) and runs it: the libraries it loads on first use (tar
- * for a starter template's archive, jose for a license) must load in it.
+ * for a starter template's archive, jose for a license; and the synchronous ones behind stand-ins,
+ * scripts/lazy-libraries.mjs: YAML, zip, RE2, CEL, Handlebars, marked) must load in it, and the
+ * stand-ins' libraries must not load before a request needs them (a preload given to the process
+ * reports each library as it loads).
  */
+import { zipSync } from "fflate"
 import { spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
+import { LAZY_LIBRARIES } from "../../../scripts/lazy-libraries.mjs"
 import { buildServerScripts, bundleOptions } from "../../../scripts/server-bundle.mjs"
 import { firstOwnerSession } from "./owner.js"
 import { freePort } from "./process.js"
@@ -19,16 +25,51 @@ import { freePort } from "./process.js"
 const root = fileURLToPath(new URL("../../..", import.meta.url))
 const dist = fileURLToPath(new URL("../dist", import.meta.url))
 
+/** A preload for the server's process: a line on stderr as each library of the stand-ins loads. */
+const loadReporter = (libraries: ReadonlyArray<string>) => `
+const Module = require("node:module")
+const load = Module._load
+const watched = new Set(${JSON.stringify(libraries)})
+Module._load = function (request) {
+  if (watched.has(request)) process.stderr.write("lazy library loaded: " + request + "\\n")
+  return load.apply(this, arguments)
+}
+`
+
+/** A template of the built-in provisioner with a pattern (RE2) and an expression (CEL). */
+const TEMPLATE_YAML = `parameters:
+  - name: region
+    default: eu
+    validation: { regex: "^[a-z]+$", error: "Lowercase letters only." }
+  - name: size
+    dynamic:
+      default: 'param.region == "eu" ? "small" : "large"'
+`
+
 describe("the built server (dist/main.mjs)", () => {
-  it("loads its on-demand libraries: a starter template's archive, a license", async () => {
+  it("loads its on-demand libraries on their first use, none at start: templates, archives, a license, notifications", async () => {
     mkdirSync(dist, { recursive: true })
     // Under dist, so that what the bundle leaves out resolves from node_modules as in an install.
     const outdir = mkdtempSync(join(dist, "test-built-"))
     await buildServerScripts(outdir, { ...bundleOptions, absWorkingDir: root })
     const main = join(outdir, "main.mjs")
+    const preload = join(outdir, "report-loads.cjs")
+    writeFileSync(preload, loadReporter(LAZY_LIBRARIES))
     const dataDir = mkdtempSync(join(tmpdir(), "workbay-bundle-"))
     const port = await freePort()
     const url = `http://127.0.0.1:${port}`
+    // The notifications' webhook: its body carries the title as plain text (marked).
+    const hooks: Array<{ title: string; title_markdown: string }> = []
+    const hook = createServer((req, res) => {
+      let body = ""
+      req.on("data", (d) => (body += d))
+      req.on("end", () => {
+        hooks.push(JSON.parse(body))
+        res.end()
+      })
+    })
+    await new Promise<void>((resolve) => hook.listen(0, "127.0.0.1", resolve))
+    const hookPort = (hook.address() as { port: number }).port
     const child = spawn(
       process.execPath,
       [
@@ -42,9 +83,18 @@ describe("the built server (dist/main.mjs)", () => {
         "--data-dir",
         dataDir,
         "--docker",
-        "off"
+        "off",
+        "--notifications-fetch-interval",
+        "1s",
+        "--notifications-method",
+        "webhook",
+        "--notifications-webhook-endpoint",
+        `http://127.0.0.1:${hookPort}/hook`
       ],
-      { env: { ...process.env, DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] }
+      {
+        env: { ...process.env, DATABASE_URL: "", NODE_OPTIONS: `--require ${preload}` },
+        stdio: ["ignore", "pipe", "pipe"]
+      }
     )
     let output = ""
     child.stdout.on("data", (d) => (output += d))
@@ -64,7 +114,18 @@ describe("the built server (dist/main.mjs)", () => {
         }, 50)
       })
       const token = await firstOwnerSession(url)
+      const loaded = () => [...output.matchAll(/lazy library loaded: (\S+)/g)].map((m) => m[1]!).sort()
+      // Started, its first user made and signed in: none of them yet.
+      expect(loaded()).toEqual([])
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" }
+      const api = async (method: string, path: string, body?: unknown) => {
+        const r = await fetch(`${url}/api/v2${path}`, {
+          method,
+          headers,
+          ...(body === undefined ? {} : { body: JSON.stringify(body) })
+        })
+        return { status: r.status, body: (await r.json().catch(() => undefined)) as any }
+      }
       const orgs = (await (await fetch(`${url}/api/v2/users/me/organizations`, { headers })).json()) as Array<
         { id: string }
       >
@@ -88,9 +149,64 @@ describe("the built server (dist/main.mjs)", () => {
         body: JSON.stringify({ license: "not.a.jwt" })
       })
       expect(license.status).toBe(400)
+
+      // The starters' listing (their READMEs' YAML front matter).
+      const examples = await api("GET", "/templates/examples")
+      expect(examples.body.map((e: { id: string }) => e.id)).toContain("docker")
+      // A zip upload (yauzl) of a template with a pattern (re2js) and an expression (cel-js).
+      const upload = await fetch(`${url}/api/v2/files`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/zip" },
+        body: zipSync({ "template.yaml": new TextEncoder().encode(TEMPLATE_YAML) })
+      })
+      expect(upload.status).toBe(201)
+      const fileId = ((await upload.json()) as { hash: string }).hash
+      const zipped = await api("POST", `/organizations/${orgs[0]!.id}/templateversions`, {
+        storage_method: "file",
+        file_id: fileId,
+        provisioner: "workbay",
+        tags: {}
+      })
+      expect(zipped.status).toBe(201)
+      for (let i = 0; i < 200 && ["pending", "running"].includes(zipped.body.job.status); i++) {
+        await new Promise((r) => setTimeout(r, 100))
+        zipped.body = (await api("GET", `/templateversions/${zipped.body.id}`)).body
+      }
+      expect(zipped.body.job).toMatchObject({ status: "succeeded" })
+      const template = await api("POST", `/organizations/${orgs[0]!.id}/templates`, {
+        name: "lazy",
+        template_version_id: zipped.body.id
+      })
+      expect(template.status).toBe(201)
+      const create = (region: string) =>
+        api("POST", "/users/me/workspaces", {
+          name: `w-${region.toLowerCase()}`,
+          template_id: template.body.id,
+          rich_parameter_values: [{ name: "region", value: region }]
+        })
+      // The pattern refuses, the expression gives the default: both ran.
+      const refused = await create("EU")
+      expect(refused.status).toBe(400)
+      expect(JSON.stringify(refused.body)).toContain("Lowercase letters only.")
+      const created = await create("us")
+      expect(created.status).toBe(200)
+      const params = await api("GET", `/workspacebuilds/${created.body.latest_build.id}/parameters`)
+      expect(params.body).toContainEqual({ name: "size", value: "large" })
+
+      // A notification rendered (Handlebars), its markdown read as plain text (marked) for the webhook.
+      expect((await api("POST", "/notifications/test")).status).toBe(200)
+      const test = () => hooks.find((h) => /test/i.test(h.title_markdown))
+      for (let i = 0; i < 300 && test() === undefined; i++) await new Promise((r) => setTimeout(r, 100))
+      expect(test()!.title).toMatch(/test/i)
+
+      // Each library loaded once a request needed it; the ones the server never calls did not.
+      expect(loaded()).toEqual(
+        ["@marcbachmann/cel-js", "handlebars", "marked", "re2js", "yaml", "yauzl"].sort()
+      )
     } finally {
       child.kill("SIGTERM")
       await exited
+      hook.close()
       rmSync(dataDir, { recursive: true, force: true })
       rmSync(outdir, { recursive: true, force: true })
     }

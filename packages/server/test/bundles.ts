@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { TestProject } from "vitest/node"
-import { serverExternal, serverPlugins } from "../../../scripts/server-bundle.mjs"
+import { serverExternal, serverPlugins, serverScriptPlugins } from "../../../scripts/server-bundle.mjs"
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -47,6 +47,7 @@ const inputsHash = () => {
     join(root, "package-lock.json"),
     join(root, "scripts", "dockerode-lean.mjs"),
     join(root, "scripts", "server-bundle.mjs"),
+    join(root, "scripts", "lazy-libraries.mjs"),
     fileURLToPath(import.meta.url)
   ].sort()
   for (const file of inputs) hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0")
@@ -77,7 +78,8 @@ const bundle = async (pkg: string, entry: string, name: string, hash: string) =>
     // instead of 1.25 s of CPU). The agent's node-pty (its pty.node) and ssh2 (its optional native
     // parts) load from node_modules too.
     external: [...serverExternal, "@lydell/node-pty", "ssh2"],
-    plugins: serverPlugins,
+    // The server's as `npm start`'s (with the libraries loaded on first use); the agent's keeps them in.
+    plugins: pkg === "server" ? serverScriptPlugins : serverPlugins,
     // CommonJS dependencies (ws, pg) require Node's modules: an ES module needs a real `require`.
     banner: {
       js:

@@ -5,6 +5,7 @@
  */
 import Handlebars from "handlebars"
 import { Marked, type Token, type Tokens } from "marked"
+import { once } from "../OnDemand.js"
 import type { TemplateAction, TemplateDefinition } from "./NotificationTemplate.js"
 
 /** What a template sees. */
@@ -26,14 +27,14 @@ export interface Rendered {
 }
 
 // One isolated environment: nothing an embedder registers on the global Handlebars reaches it.
-const handlebars = Handlebars.create()
+const handlebars = once(() => Handlebars.create())
 const compiled = new Map<string, HandlebarsTemplateDelegate<RenderContext>>()
 
 /** Renders one template text; the output is markdown, so nothing is HTML-escaped. */
 export const renderText = (template: string, context: RenderContext): string => {
   let fn = compiled.get(template)
   if (fn === undefined) {
-    fn = handlebars.compile<RenderContext>(template, { noEscape: true, strict: false })
+    fn = handlebars().compile<RenderContext>(template, { noEscape: true, strict: false })
     compiled.set(template, fn)
   }
   return fn(context)
@@ -42,7 +43,7 @@ export const renderText = (template: string, context: RenderContext): string => 
 /** Whether `template` parses (a custom title or message may hold anything). */
 export const templateError = (template: string): string | undefined => {
   try {
-    handlebars.precompile(template)
+    handlebars().precompile(template)
     return undefined
   } catch (e) {
     return e instanceof Error ? e.message : String(e)
@@ -100,14 +101,16 @@ const block = (t: Token): string => {
   }
 }
 
-const markdown = new Marked({ async: false, gfm: true })
+const markdown = once(() => new Marked({ async: false, gfm: true }))
 // Raw HTML in a message (a label may carry anything) is shown as text, never as markup.
-const htmlMarkdown = new Marked({ async: false, gfm: true }).use({
-  renderer: { html: ({ text }) => Handlebars.escapeExpression(text) }
-})
+const htmlMarkdown = once(() =>
+  new Marked({ async: false, gfm: true }).use({
+    renderer: { html: ({ text }) => Handlebars.escapeExpression(text) }
+  })
+)
 
 /** The plain text of a markdown title or body: emphasis dropped, links as `text (url)`. */
-export const toPlainText = (md: string): string => markdown.lexer(md).map(block).filter((s) => s !== "").join("\n\n")
+export const toPlainText = (md: string): string => markdown().lexer(md).map(block).filter((s) => s !== "").join("\n\n")
 
 /** The HTML of a markdown body (for mail). */
-export const toHtml = (md: string): string => htmlMarkdown.parse(md) as string
+export const toHtml = (md: string): string => htmlMarkdown().parse(md) as string

@@ -8,6 +8,7 @@
  */
 import { Effect, Schema } from "effect"
 import * as YAML from "yaml"
+import { once } from "../OnDemand.js"
 import { writeTar } from "./Archive.js"
 import { EXAMPLE_FILES } from "./ExampleFiles.js"
 import { WORKBAY_PROVISIONER } from "./WorkbayProvisioner.js"
@@ -55,10 +56,12 @@ const toExample = (id: string, files: Readonly<Record<string, string>>): Templat
   }, true)
 }
 
-/** Every shipped example, by id; computed once. */
-export const templateExamples: ReadonlyArray<TemplateExample> = Object.keys(EXAMPLE_FILES)
-  .sort()
-  .map((id) => toExample(id, EXAMPLE_FILES[id]!))
+/** Every shipped example, by id; computed on the first call (it parses YAML), then shared. */
+export const templateExamples: () => ReadonlyArray<TemplateExample> = once(() =>
+  Object.keys(EXAMPLE_FILES)
+    .sort()
+    .map((id) => toExample(id, EXAMPLE_FILES[id]!))
+)
 
 /** Whether `id` names a shipped example. */
 export const isTemplateExample = (id: string): boolean => Object.prototype.hasOwnProperty.call(EXAMPLE_FILES, id)

@@ -9,6 +9,7 @@
  */
 import { Environment, type ParseResult } from "@marcbachmann/cel-js"
 import { Either } from "effect"
+import { once } from "../OnDemand.js"
 
 /** The longest expression, in characters. */
 export const MAX_EXPRESSION_LENGTH = 2_048
@@ -26,19 +27,21 @@ const refused = new Map([
   ["matches", "matches() is not allowed in template expressions: use validation.regex"]
 ])
 
-const environment = new Environment({
-  unlistedVariablesAreDyn: false,
-  homogeneousAggregateLiterals: false,
-  limits: {
-    maxAstNodes: MAX_EXPRESSION_NODES,
-    maxDepth: MAX_EXPRESSION_DEPTH,
-    maxListElements: MAX_LIST_VALUES,
-    maxMapEntries: MAX_LIST_VALUES,
-    maxCallArguments: 16
-  }
-})
-  .registerVariable("param", "map<string, dyn>")
-  .registerVariable("owner", "map<string, dyn>")
+const environment = once(() =>
+  new Environment({
+    unlistedVariablesAreDyn: false,
+    homogeneousAggregateLiterals: false,
+    limits: {
+      maxAstNodes: MAX_EXPRESSION_NODES,
+      maxDepth: MAX_EXPRESSION_DEPTH,
+      maxListElements: MAX_LIST_VALUES,
+      maxMapEntries: MAX_LIST_VALUES,
+      maxCallArguments: 16
+    }
+  })
+    .registerVariable("param", "map<string, dyn>")
+    .registerVariable("owner", "map<string, dyn>")
+)
 
 interface Node {
   readonly op: string
@@ -97,7 +100,7 @@ const compileUncached = (text: string): Either.Either<Expression, string> => {
   if (text.length > MAX_EXPRESSION_LENGTH) return Either.left(`is longer than ${MAX_EXPRESSION_LENGTH} characters`)
   let parsed: Expression
   try {
-    parsed = environment.parse(text)
+    parsed = environment().parse(text)
   } catch (e) {
     return Either.left(`is not a valid expression: ${firstLine(e)}`)
   }

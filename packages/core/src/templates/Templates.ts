@@ -364,7 +364,7 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
           const org = yield* organizations.resolve(orgRef)
           yield* authorizeRead("Template examples", { type: "template", orgId: org.id })
         }
-        return templateExamples
+        return templateExamples()
       }).pipe(span("Templates.examples"))
 
     const create = (orgRef: string, input: typeof CreateTemplateRequest.Type) =>

@@ -31,11 +31,11 @@ describe("starter templates", () => {
       )
     }
     expect(EXAMPLE_FILES).toEqual(onDisk)
-    expect(templateExamples.map((e) => e.id)).toEqual(Object.keys(onDisk).sort())
+    expect(templateExamples().map((e) => e.id)).toEqual(Object.keys(onDisk).sort())
   })
 
   it("list their README's front matter and Markdown", () => {
-    for (const e of templateExamples) {
+    for (const e of templateExamples()) {
       expect(e.name.length).toBeGreaterThan(0)
       expect(e.description.length).toBeGreaterThan(0)
       expect(e.markdown.startsWith("---")).toBe(false)
@@ -49,7 +49,7 @@ describe("starter templates", () => {
   it.live("each makes the same tar archive every time, which the template language of its provisioner reads", () =>
     Effect.gen(function*() {
       expect(yield* exampleArchive("nope")).toBeUndefined()
-      for (const e of templateExamples) {
+      for (const e of templateExamples()) {
         const archive = (yield* exampleArchive(e.id))!
         expect(yield* exampleArchive(e.id)).toEqual(archive)
         const files = yield* readArchive(archive, TAR_MIME_TYPE)
