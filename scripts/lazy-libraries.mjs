@@ -19,10 +19,10 @@ const root = fileURLToPath(new URL("..", import.meta.url))
 const requireHere = createRequire(join(root, "package.json"))
 
 /**
- * The libraries, each with what imports it: our sources (`@workbay/*` packages), or a package in
- * node_modules whose imports of it are known to be calls only (Effect's Schema calls fast-check's
- * `array` in an arbitrary's annotation, which the server never makes; @effect/platform's MsgPack
- * module, which nothing of the server uses, imports msgpackr).
+ * The libraries. The first six are imported by core; the last two by packages in node_modules that
+ * the server only ever calls into (Effect's Schema calls fast-check's `array` in an arbitrary's
+ * annotation, which the server never makes; @effect/platform's MsgPack module, which nothing of
+ * the server uses, imports msgpackr).
  */
 export const LAZY_LIBRARIES = [
   "yaml",
@@ -50,9 +50,9 @@ const standIn = (name, real) => {
     `  construct: (_, args, target) => Reflect.construct(get(), args, target),`,
     `  get: (_, key) => { const value = get(), v = value[key]; return typeof v === "function" && key !== "prototype" && !/^[A-Z]/.test(String(key)) ? v.bind(value) : v },`,
     `  set: (_, key, v) => Reflect.set(get(), key, v),`,
-    `  has: (_, key) => Reflect.has(get(), key),`,
-    `  ownKeys: () => Reflect.ownKeys(get()),`,
-    `  getOwnPropertyDescriptor: (_, key) => { const d = Reflect.getOwnPropertyDescriptor(get(), key); if (d) d.configurable = true; return d }`,
+    // No `ownKeys` or `getOwnPropertyDescriptor`: the target's own `prototype` cannot be
+    // configured, so a Proxy may not report the library's keys in its place (nothing enumerates them).
+    `  has: (_, key) => Reflect.has(get(), key)`,
     `})`
   ]
   for (const key of Object.keys(real)) {
