@@ -8,6 +8,8 @@
  * ending closes every attached socket with 1000. The agent enters no containers.
  */
 import type { IPty, spawn as ptySpawn } from "@lydell/node-pty"
+import { readSync } from "node:fs"
+import type { ReadStream } from "node:tty"
 import type { RawData } from "ws"
 import {
   type ConnectionReport,
@@ -36,11 +38,51 @@ let nodePty: Promise<NodePty> | undefined
  * whose platform has none serves everything else and says why its terminals fail).
  */
 export const loadNodePty = (): Promise<NodePty> => {
-  nodePty ??= import("@lydell/node-pty").catch((e) => {
+  nodePty ??= import("@lydell/node-pty").then(({ spawn }) => ({
+    spawn: (...args: Parameters<typeof ptySpawn>) => keepFinalOutput(spawn(...args))
+  }), (e) => {
     nodePty = undefined
     throw new Error(`This agent cannot open a terminal: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`)
   })
   return nodePty
+}
+
+const FINAL_OUTPUT_BYTES = 1024 * 1024
+
+/**
+ * Makes sure a terminal's last output reaches `onData` before `onExit`. Once the child exits,
+ * node-pty gives its reader 200 ms to reach the end of the terminal's output and then destroys
+ * the reader, dropping whatever it had not read yet (microsoft/node-pty#726): on a busy machine
+ * the last lines of a command went missing. The reader now first hands on what it holds (read
+ * while paused) and what the terminal still holds (the descriptor is non-blocking, so the loop
+ * ends at EAGAIN or, the child gone, at EIO; at most 1 MiB), then is destroyed as before. The
+ * terminals here read bytes (`encoding: null`), so what it hands on are Buffers too.
+ */
+export const keepFinalOutput = (pty: IPty): IPty => {
+  const { _fd: fd, _socket: reader } = pty as unknown as { _fd?: number; _socket?: ReadStream }
+  if (reader === undefined || typeof fd !== "number") return pty
+  const destroy = reader.destroy.bind(reader)
+  reader.destroy = (error?: Error) => {
+    if (!reader.destroyed) {
+      // `read()` hands each chunk it returns to the `data` listeners itself.
+      while (reader.read() !== null);
+      const chunk = Buffer.allocUnsafe(64 * 1024)
+      // Bounded: a process left in the background may still be writing.
+      for (let total = 0; total < FINAL_OUTPUT_BYTES;) {
+        let n = 0
+        try {
+          n = readSync(fd, chunk, 0, chunk.length, null)
+        } catch {
+          break
+        }
+        if (n <= 0) break
+        total += n
+        reader.emit("data", Buffer.from(chunk.subarray(0, n)))
+      }
+    }
+    return destroy(error)
+  }
+  return pty
 }
 
 export interface PtySessionsOptions {

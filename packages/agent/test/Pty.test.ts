@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { loadNodePty } from "../src/Pty.js"
 import { FRAME_BYTES } from "../src/StreamSocket.js"
 import { type Harness, record, startHarness, waitFor } from "./streams.js"
 
@@ -170,5 +171,35 @@ describe("the agent's terminals", () => {
       status_code: 0,
       reason: "The client disconnected."
     })
+  })
+})
+
+describe("a terminal's last output", () => {
+  // node-pty destroys its reader 200 ms after the child exits, whatever it has not read
+  // (microsoft/node-pty#726). A reader that was paused (a slow socket) or a loop that stalled
+  // past those 200 ms lost the last lines; `keepFinalOutput` hands them on first.
+  const run = async (command: string, wrap: boolean) => {
+    const { spawn } = wrap ? await loadNodePty() : await import("@lydell/node-pty")
+    const pty = spawn("sh", ["-c", command], { cols: 80, rows: 24, encoding: null })
+    const chunks: Array<Buffer> = []
+    pty.onData((d: string | Buffer) => void chunks.push(Buffer.from(d)))
+    // Paused at once, as when the socket it feeds is congested: the reader holds the first 2 KiB
+    // it read, the terminal the rest (8 KiB fit; more and the child would wait to write).
+    pty.pause()
+    const exit = await new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)))
+    return { exit, output: Buffer.concat(chunks).toString() }
+  }
+  const command = "printf 'first\\n'; head -c 8000 /dev/zero | tr '\\0' x; printf '\\nlast\\n'; exit 3"
+
+  it("reaches onData before onExit, all of it, though the reader was paused", async () => {
+    const { exit, output } = await run(command, true)
+    expect(exit).toBe(3)
+    expect(output).toMatch(/^first\r\nx{8000}\r\nlast\r\n$/)
+  })
+
+  it("(node-pty by itself drops it: what the test above would see without the fix)", async () => {
+    const { exit, output } = await run(command, false)
+    expect(exit).toBe(3)
+    expect(output).not.toMatch(/last/)
   })
 })
