@@ -32,7 +32,9 @@ export const LAZY_LIBRARIES = [
   "marked",
   "yauzl",
   "fast-check",
-  "msgpackr"
+  "msgpackr",
+  "pg",
+  "pg-connection-string"
 ]
 
 const NAMESPACE = "lazy-library"

@@ -5,9 +5,9 @@
  * real one (scripts/server-bundle.mjs `buildServerScripts`, as build.mjs does, into a folder of its
  * own under dist, without the code cache) and runs it: the libraries it loads on first use (tar
  * for a starter template's archive, jose for a license; and the synchronous ones behind stand-ins,
- * scripts/lazy-libraries.mjs: YAML, zip, RE2, CEL, Handlebars, marked) must load in it, and the
- * stand-ins' libraries must not load before a request needs them (a preload given to the process
- * reports each library as it loads).
+ * scripts/lazy-libraries.mjs: YAML, zip, RE2, CEL, Handlebars, marked; pg on Postgres) must load
+ * in it, and the stand-ins' libraries must not load before a request needs them (a preload given to
+ * the process reports each library as it loads).
  */
 import { zipSync } from "fflate"
 import { spawn } from "node:child_process"
@@ -16,12 +16,13 @@ import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { LAZY_LIBRARIES } from "../../../scripts/lazy-libraries.mjs"
 import { buildServerScripts, bundleOptions } from "../../../scripts/server-bundle.mjs"
 import { firstOwnerSession } from "./owner.js"
-import { freePort } from "./process.js"
+import { freePort, freshDatabase } from "./process.js"
 
+const pgUrl = inject("workbayPgUrl")
 const root = fileURLToPath(new URL("../../..", import.meta.url))
 const dist = fileURLToPath(new URL("../dist", import.meta.url))
 
@@ -46,18 +47,62 @@ const TEMPLATE_YAML = `parameters:
       default: 'param.region == "eu" ? "small" : "large"'
 `
 
+/** The built server started with `args`, and the libraries of the stand-ins it has loaded so far. */
+const startBuilt = async (main: string, preload: string, args: ReadonlyArray<string>, env: Record<string, string>) => {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const child = spawn(
+    process.execPath,
+    [main, "--port", String(port), "--host", "127.0.0.1", "--access-url", url, ...args],
+    { env: { ...process.env, ...env, NODE_OPTIONS: `--require ${preload}` }, stdio: ["ignore", "pipe", "pipe"] }
+  )
+  let output = ""
+  child.stdout.on("data", (d) => (output += d))
+  child.stderr.on("data", (d) => (output += d))
+  const exited = new Promise((resolve) => child.on("exit", resolve))
+  const stop = async () => {
+    child.kill("SIGTERM")
+    await exited
+  }
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const check = setInterval(() => {
+        if (/ready in \d+ ms/.test(output)) {
+          clearInterval(check)
+          resolve()
+        }
+        if (child.exitCode !== null) {
+          clearInterval(check)
+          reject(new Error(`the server exited:\n${output}`))
+        }
+      }, 50)
+    })
+  } catch (e) {
+    await stop()
+    throw e
+  }
+  // Each library once (a library may require another of them: pg requires pg-connection-string).
+  const loaded = () => [...new Set([...output.matchAll(/lazy library loaded: (\S+)/g)].map((m) => m[1]!))].sort()
+  return { url, loaded, stop }
+}
+
 describe("the built server (dist/main.mjs)", () => {
-  it("loads its on-demand libraries on their first use, none at start: templates, archives, a license, notifications", async () => {
+  let outdir: string
+  let main: string
+  let preload: string
+  beforeAll(async () => {
     mkdirSync(dist, { recursive: true })
     // Under dist, so that what the bundle leaves out resolves from node_modules as in an install.
-    const outdir = mkdtempSync(join(dist, "test-built-"))
+    outdir = mkdtempSync(join(dist, "test-built-"))
     await buildServerScripts(outdir, { ...bundleOptions, absWorkingDir: root })
-    const main = join(outdir, "main.mjs")
-    const preload = join(outdir, "report-loads.cjs")
+    main = join(outdir, "main.mjs")
+    preload = join(outdir, "report-loads.cjs")
     writeFileSync(preload, loadReporter(LAZY_LIBRARIES))
+  })
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }))
+
+  it("loads its on-demand libraries on their first use, none at start: templates, archives, a license, notifications", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "workbay-bundle-"))
-    const port = await freePort()
-    const url = `http://127.0.0.1:${port}`
     // The notifications' webhook: its body carries the title as plain text (marked).
     const hooks: Array<{ title: string; title_markdown: string }> = []
     const hook = createServer((req, res) => {
@@ -70,51 +115,21 @@ describe("the built server (dist/main.mjs)", () => {
     })
     await new Promise<void>((resolve) => hook.listen(0, "127.0.0.1", resolve))
     const hookPort = (hook.address() as { port: number }).port
-    const child = spawn(
-      process.execPath,
-      [
-        main,
-        "--port",
-        String(port),
-        "--host",
-        "127.0.0.1",
-        "--access-url",
-        url,
-        "--data-dir",
-        dataDir,
-        "--docker",
-        "off",
-        "--notifications-fetch-interval",
-        "1s",
-        "--notifications-method",
-        "webhook",
-        "--notifications-webhook-endpoint",
-        `http://127.0.0.1:${hookPort}/hook`
-      ],
-      {
-        env: { ...process.env, DATABASE_URL: "", NODE_OPTIONS: `--require ${preload}` },
-        stdio: ["ignore", "pipe", "pipe"]
-      }
-    )
-    let output = ""
-    child.stdout.on("data", (d) => (output += d))
-    child.stderr.on("data", (d) => (output += d))
-    const exited = new Promise((resolve) => child.on("exit", resolve))
+    const server = await startBuilt(main, preload, [
+      "--data-dir",
+      dataDir,
+      "--docker",
+      "off",
+      "--notifications-fetch-interval",
+      "1s",
+      "--notifications-method",
+      "webhook",
+      "--notifications-webhook-endpoint",
+      `http://127.0.0.1:${hookPort}/hook`
+    ], { DATABASE_URL: "" })
+    const { url, loaded } = server
     try {
-      await new Promise<void>((resolve, reject) => {
-        const check = setInterval(() => {
-          if (/ready in \d+ ms/.test(output)) {
-            clearInterval(check)
-            resolve()
-          }
-          if (child.exitCode !== null) {
-            clearInterval(check)
-            reject(new Error(`the server exited:\n${output}`))
-          }
-        }, 50)
-      })
       const token = await firstOwnerSession(url)
-      const loaded = () => [...output.matchAll(/lazy library loaded: (\S+)/g)].map((m) => m[1]!).sort()
       // Started, its first user made and signed in: none of them yet.
       expect(loaded()).toEqual([])
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" }
@@ -204,11 +219,24 @@ describe("the built server (dist/main.mjs)", () => {
         ["@marcbachmann/cel-js", "handlebars", "marked", "re2js", "yaml", "yauzl"].sort()
       )
     } finally {
-      child.kill("SIGTERM")
-      await exited
+      await server.stop()
       hook.close()
       rmSync(dataDir, { recursive: true, force: true })
-      rmSync(outdir, { recursive: true, force: true })
+    }
+  })
+
+  // On Postgres the storage needs pg (and pg-connection-string) at start; on SQLite neither loads.
+  it.skipIf(pgUrl === null)("loads pg for a Postgres database, and serves from it", async () => {
+    const db = await freshDatabase(pgUrl!)
+    const server = await startBuilt(main, preload, ["--docker", "off"], { DATABASE_URL: db.url })
+    try {
+      const token = await firstOwnerSession(server.url)
+      const me = await fetch(`${server.url}/api/v2/users/me`, { headers: { authorization: `Bearer ${token}` } })
+      expect(me.status).toBe(200)
+      expect(server.loaded()).toEqual(["pg", "pg-connection-string"])
+    } finally {
+      await server.stop()
+      await db.drop()
     }
   })
 })
