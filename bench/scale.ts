@@ -26,6 +26,7 @@ import { loadavg } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import pg from "pg"
+import { LOOP_DELAY_KIND } from "../packages/cli/src/commands/scaletest/Metrics.js"
 import {
   benchWork,
   buildBundle,
@@ -468,6 +469,22 @@ const main = async () => {
       }; server RSS at the window ${rssAtWindow.map((r) => `${fmt(r, 0)} MB`).join(", ")} (peak ${
         rssPeak.map((r) => `${fmt(r, 0)} MB`).join(", ")
       }); **${fmt(perAgentKb, 0)} KB per connected agent**.`,
+      `- Event loop delay, p99 / max: ${
+        metrics1.map((t, i) =>
+          `replica ${i + 1} ${fmt(metric(t, "nodejs_eventloop_lag_p99_seconds") * 1000)} / ${
+            fmt(metric(t, "nodejs_eventloop_lag_max_seconds") * 1000)
+          } ms`
+        ).join(", ")
+      } over the window (the servers' own); ${
+        [
+          ["the agents' process while held", held],
+          ["the terminals' process", trafficResult.requests],
+          ...dashboardResults.map((d, i) => [`the dashboard's ${i + 1}`, d.requests])
+        ].map(([name, requests]) => {
+          const probe = (requests as Record<string, any>)[LOOP_DELAY_KIND]
+          return `${name} ${fmt(probe?.p99_ms)} / ${fmt(probe?.max_ms)} ms`
+        }).join(", ")
+      } (the scaletest's, sampled every 100 ms).`,
       `- Database: ${fmt(statements / count / minutes, 2)} statements and **${
         fmt(writes / count / minutes, 2)
       } writes per agent per minute** (${fmt(statements / seconds, 0)} statements/s, ${

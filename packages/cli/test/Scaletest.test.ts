@@ -147,6 +147,8 @@ describe("workbay scaletest on SQLite", () => {
       held_errors: 0
     })
     expect(created.held_requests).toBeTypeOf("object")
+    // Each command samples its own event loop's delay (every 100 ms): while held, into the held ones.
+    expect((created.held_requests as any)["process:event loop delay"].count).toBeGreaterThan(5)
     const run = created.run as string
     expect(run).toMatch(/^[a-z0-9]{6}$/)
     // Every kind of report the reference agent makes went through, timed.
@@ -198,6 +200,7 @@ describe("workbay scaletest on SQLite", () => {
       )
       expect(traffic, mode).toMatchObject({ mode, workspaces: 4, errors: 0 })
       expect(traffic.requests[`traffic:${mode} echo`]?.count, mode).toBeGreaterThanOrEqual(4)
+      expect(traffic.requests["process:event loop delay"]?.count, mode).toBeGreaterThan(5)
     }
 
     const dashboard = json(
@@ -208,6 +211,7 @@ describe("workbay scaletest on SQLite", () => {
     )
     expect(dashboard).toMatchObject({ users: 3, errors: 0 })
     expect(dashboard.requests["user:list workspaces"]?.count).toBeGreaterThan(0)
+    expect(dashboard.requests["process:event loop delay"]?.count).toBeGreaterThan(5)
 
     const cleaned = json(await user.run(["scaletest", "cleanup", "-o", "json"], { env }))
     expect(cleaned).toMatchObject({ workspaces_deleted: 20, users_deleted: 20, errors: 0 })

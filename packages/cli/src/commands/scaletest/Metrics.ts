@@ -116,6 +116,28 @@ export class Metrics {
   }
 }
 
+/** The kind under which `probeLoopDelay` records. */
+export const LOOP_DELAY_KIND = "process:event loop delay"
+
+/**
+ * How late the process's own timers run (its event loop's delay), sampled every `everyMs` into
+ * `into()` as `process:event loop delay`: a stall here delays every request the process measures,
+ * so the run's summary says which process a tail came from (the server reports its own as
+ * `nodejs_eventloop_lag_*`). Answers the function that stops the probe.
+ */
+export const probeLoopDelay = (into: () => Metrics, everyMs = 100): () => void => {
+  let expected = performance.now() + everyMs
+  let timer: NodeJS.Timeout | undefined
+  const tick = () => {
+    const now = performance.now()
+    into().record(LOOP_DELAY_KIND, Math.max(0, now - expected))
+    expected = now + everyMs
+    timer = setTimeout(tick, everyMs).unref()
+  }
+  timer = setTimeout(tick, everyMs).unref()
+  return () => clearTimeout(timer)
+}
+
 const ms = (v: number | null) => (v === null ? "-" : v < 10 ? v.toFixed(1) : String(Math.round(v)))
 
 /** The summary table's rows: one per kind of request. */

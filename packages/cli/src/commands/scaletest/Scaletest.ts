@@ -26,7 +26,7 @@ import { CliError, usageError } from "../../Errors.js"
 import { organizationOf } from "../../Lookup.js"
 import { printJson, printTable } from "../../Output.js"
 import { LightAgents } from "./LightAgents.js"
-import { type KindSummary, Metrics, SUMMARY_HEADERS, summaryRows } from "./Metrics.js"
+import { type KindSummary, Metrics, probeLoopDelay, SUMMARY_HEADERS, summaryRows } from "./Metrics.js"
 import { EMAIL_DOMAIN, isScaletestName, isScaletestUser, nameOf, newRunId } from "./Tag.js"
 
 type Workspace = Schemas["Workspace"]
@@ -250,6 +250,8 @@ export const createWorkspaces = async (ctx: Context, flags: CreateWorkspacesFlag
   const metrics = new Metrics()
   const diagnostics = new Diagnostics(flags.verbose === true)
   const agents = new LightAgents(client, metrics, diagnostics.log, flags.agentUrl)
+  // Into the agents' metrics: while held, into the held ones.
+  const stopProbe = probeLoopDelay(() => agents.metrics)
   const appUrl = parameters.find((p) => p.name === "app_url")?.value ?? "http://127.0.0.1:13337"
   agents.serveApp(appUrl)
   const until = Date.now() + timeoutMs
@@ -314,6 +316,7 @@ export const createWorkspaces = async (ctx: Context, flags: CreateWorkspacesFlag
       await Promise.race([sleep(holdMs), stopped]).finally(() => clearInterval(connectedLines))
     }
     stopProgress()
+    stopProbe()
     for (const f of failures.slice(0, 10)) process.stderr.write(`failed: ${f}\n`)
     return finish(
       ctx,
@@ -569,7 +572,9 @@ export const workspaceTraffic = async (ctx: Context, flags: TrafficFlags): Promi
         metrics.record(`traffic:${flags.mode} open`, 0, e instanceof Error ? e.message : String(e))
       }
     }
+    const stopProbe = probeLoopDelay(() => metrics)
     await Promise.race([Promise.all(chosen.map(one)), stopped])
+    stopProbe()
     return finish(
       ctx,
       {
@@ -647,10 +652,12 @@ export const dashboard = async (ctx: Context, flags: DashboardFlags): Promise<nu
   }
   process.stderr.write(`scaletest: ${users} people on the dashboard for ${durationMs / 1000} s\n`)
   const stopProgress = progress(() => `scaletest: ${metrics.summaries()["user:list workspaces"]?.count ?? 0} lists`)
+  const stopProbe = probeLoopDelay(() => metrics)
   try {
     await Promise.all(Array.from({ length: users }, person))
   } finally {
     stopProgress()
+    stopProbe()
   }
   return finish(ctx, { users, duration_seconds: durationMs / 1000, interval_ms: intervalMs }, metrics, 0)
 }
