@@ -47,26 +47,31 @@ const standIn = (name, real) => {
     // What an ES module's default import of the library is: its `default` when it says it is an ES
     // module compiled to CommonJS, else the whole module.
     `const defaultOf = (m) => (m && m.__esModule && "default" in m ? m.default : m)`,
-    `const forward = (get) => new Proxy(function () {}, {`,
-    `  apply: (_, self, args) => Reflect.apply(get(), self, args),`,
-    `  construct: (_, args, target) => Reflect.construct(get(), args, target),`,
-    `  get: (_, key) => { const value = get(), v = value[key]; return typeof v === "function" && key !== "prototype" && !/^[A-Z]/.test(String(key)) ? v.bind(value) : v },`,
-    `  set: (_, key, v) => Reflect.set(get(), key, v),`,
+    // One handler for all the forwarders; each target (a function, so that the forwarder can be
+    // called and constructed) carries its export's name (none for the default export).
+    `const EXPORT = Symbol("lazy-library export")`,
+    `const real = (target) => { const m = load(); return target[EXPORT] === undefined ? defaultOf(m) : m[target[EXPORT]] }`,
+    `const handler = {`,
+    `  apply: (target, self, args) => Reflect.apply(real(target), self, args),`,
+    `  construct: (target, args, newTarget) => Reflect.construct(real(target), args, newTarget),`,
+    `  get: (target, key) => { const value = real(target), v = value[key]; return typeof v === "function" && key !== "prototype" && !/^[A-Z]/.test(String(key)) ? v.bind(value) : v },`,
+    `  set: (target, key, v) => Reflect.set(real(target), key, v),`,
     // No `ownKeys` or `getOwnPropertyDescriptor`: the target's own `prototype` cannot be
     // configured, so a Proxy may not report the library's keys in its place (nothing enumerates them).
-    `  has: (_, key) => Reflect.has(get(), key)`,
-    `})`
+    `  has: (target, key) => Reflect.has(real(target), key)`,
+    `}`,
+    `const forward = (name) => { const target = function () {}; target[EXPORT] = name; return new Proxy(target, handler) }`
   ]
   for (const key of Object.keys(real)) {
     if (key === "default" || key === "__esModule" || !/^[A-Za-z_$][\w$]*$/.test(key)) continue
     const value = real[key]
     if (typeof value === "function" || (typeof value === "object" && value !== null)) {
-      lines.push(`export const ${key} = forward(() => load()[${JSON.stringify(key)}])`)
+      lines.push(`export const ${key} = forward(${JSON.stringify(key)})`)
     } else if (["string", "number", "boolean"].includes(typeof value) || value === null) {
       lines.push(`export const ${key} = ${JSON.stringify(value)}`)
     }
   }
-  lines.push(`export default forward(() => defaultOf(load()))`)
+  lines.push(`export default forward(undefined)`)
   return lines.join("\n")
 }
 
