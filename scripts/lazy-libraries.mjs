@@ -19,10 +19,11 @@ const root = fileURLToPath(new URL("..", import.meta.url))
 const requireHere = createRequire(join(root, "package.json"))
 
 /**
- * The libraries. The first six are imported by core; the last two by packages in node_modules that
+ * The libraries. The first six are imported by core; the next two by packages in node_modules that
  * the server only ever calls into (Effect's Schema calls fast-check's `array` in an arbitrary's
  * annotation, which the server never makes; @effect/platform's MsgPack module, which nothing of
- * the server uses, imports msgpackr).
+ * the server uses, imports msgpackr); the last two by the Postgres storage and @effect/sql-pg,
+ * inside functions only, so only a Postgres database loads them.
  */
 export const LAZY_LIBRARIES = [
   "yaml",
