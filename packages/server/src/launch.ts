@@ -28,6 +28,12 @@
  *   frees but keeps: V8's memory reducer compacts them only after about 8 s of quiet. Shortly
  *   after the start the launcher runs that compacting collection itself, once (about 30-60 ms):
  *   the idle RSS a second after start 113 -> 94 MB (bench/README.md, "Third round").
+ * - V8's optimizing compilers (TurboFan, and Sparkplug's baseline code) are off while the server
+ *   starts and while it idles, and on for good once it works (`busyDetector`): a start runs most of its
+ *   code once, yet makes about 90 functions hot enough to optimize, and the first optimization
+ *   brings in the compiler's code (about 4 MB of node's executable) and its working memory. Idle
+ *   RSS 90.5 -> 82.3 MB; a server that has served a load holds them as before (bench/README.md,
+ *   "Fifth round").
  * Idle RSS 113 -> 83 MB, after a 60 s load 195-208 -> 117 MB. This is done once the
  * bundle is compiled, not with command-line flags: V8's flags are part of the
  * code cache's check, so flags would have to be given identically to the build
@@ -38,7 +44,7 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
-import { PerformanceObserver } from "node:perf_hooks"
+import { constants, performance, type PerformanceEntry, PerformanceObserver } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8"
 import { runInNewContext, Script } from "node:vm"
@@ -71,11 +77,32 @@ const heapFlags = (growthFactor: number, heapGrowingPercent: number) =>
 // Until started: no growth of the young generation (the cache has been checked).
 heapFlags(1, 0)
 
+/** Whether V8 optimizes hot functions (TurboFan) and compiles warm ones to baseline code (Sparkplug). */
+const optimizingFlags = (on: boolean) =>
+  setFlagsFromString(on ? "--turbofan --sparkplug" : "--no-turbofan --no-sparkplug")
+let optimizing = false
+/** From now on V8 compiles as it does by default; once on, they stay on. */
+const optimize = () => {
+  if (optimizing) return
+  optimizing = true
+  clearTimeout(startBound)
+  optimizingFlags(true)
+}
+/**
+ * A start takes 0.2-0.5 s (several seconds on a loaded machine); a command that is not the server
+ * (`dbcrypt`), or a start that takes longer than this, gets the compilers after this long.
+ */
+const START_BOUND_MS = 20_000
+optimizingFlags(false)
+const startBound = setTimeout(optimize, START_BOUND_MS)
+startBound.unref()
+
 if (writeTo !== undefined) {
   process.once("exit", () => {
     // The cache records a hash of V8's flags, compared when a start loads it (before any
     // change here): write it under V8's defaults.
     heapFlags(2, 0)
+    optimizingFlags(true)
     const tmp = `${writeTo}.${process.pid}.tmp`
     writeFileSync(tmp, script.createCachedData())
     renameSync(tmp, writeTo)
@@ -120,21 +147,58 @@ const compactOnce = () => {
 }
 
 /**
- * Once started: the old generation's factor, and growth of the young generation allowed while it
- * is below its allowed size (V8 may also shrink it; growth is checked again after every
- * collection; steps taken before the check runs can overshoot, at most to V8's 16 MB).
+ * Busy: this many collections of the young generation within `BUSY_WINDOW_MS`. An idle server's
+ * background work (the provisioner workers' polls) allocates about 1 MB a second, one collection of
+ * its 1 MB semi-spaces a second, and a few requests (a sign-in) two or three; a load of requests
+ * makes tens of them a second.
+ */
+const BUSY_COLLECTIONS = 8
+const BUSY_WINDOW_MS = 1_000
+/**
+ * Collections in this time after the start do not count: the areas' background loops run their
+ * first rounds just after the server listens (tens of collections in 0.1-0.3 s).
+ */
+const SETTLE_MS = 2_000
+
+type GcEntry = PerformanceEntry & { readonly detail?: { readonly kind?: number } }
+
+/** Whether the young generation was collected `BUSY_COLLECTIONS` times within the window, for each entry of the observer. */
+const busyDetector = () => {
+  const from = performance.now() + SETTLE_MS
+  const times: Array<number> = []
+  return (entries: ReadonlyArray<GcEntry>) => {
+    for (const entry of entries) {
+      if (entry.detail?.kind !== constants.NODE_PERFORMANCE_GC_MINOR || entry.startTime < from) continue
+      times.push(entry.startTime)
+      if (times.length > BUSY_COLLECTIONS) times.shift()
+      if (times.length === BUSY_COLLECTIONS && entry.startTime - times[0]! <= BUSY_WINDOW_MS) return true
+    }
+    return false
+  }
+}
+
+/**
+ * Once started: the old generation's factor, growth of the young generation allowed while it is
+ * below its allowed size (V8 may also shrink it; growth is checked again after every collection;
+ * steps taken before the check runs can overshoot, at most to V8's 16 MB), and the compilers on at
+ * the first sign of work.
  */
 const started = () => {
   setTimeout(compactOnce, COMPACT_AFTER_MS).unref()
+  clearTimeout(startBound)
+  const busy = busyDetector()
   let growth = 1
-  const check = () => {
+  const resize = () => {
     const spaces = getHeapSpaceStatistics()
     const young = spaces.find((s) => s.space_name === "new_space")?.space_size ?? 0
     const wanted = young < youngMaxBytes(spaces) ? 2 : 1
     if (wanted !== growth) heapFlags(growth = wanted, OLD_GROWING_PERCENT)
   }
   heapFlags(growth, OLD_GROWING_PERCENT)
-  check()
-  new PerformanceObserver(check).observe({ entryTypes: ["gc"] })
+  resize()
+  new PerformanceObserver((list) => {
+    if (!optimizing && busy(list.getEntries())) optimize()
+    resize()
+  }).observe({ entryTypes: ["gc"] })
 }
 module.exports.started?.then(started, () => {})

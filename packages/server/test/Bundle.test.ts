@@ -47,14 +47,38 @@ const TEMPLATE_YAML = `parameters:
       default: 'param.region == "eu" ? "small" : "large"'
 `
 
+/**
+ * A preload for the server's process, run with `--allow-natives-syntax`: on SIGUSR2 it runs a small
+ * function hot (2 million calls, no allocation) and writes V8's optimization status of it to stderr.
+ */
+const OPTIMIZATION_PROBE = `
+function hot(x) { return x * 2 + 1 }
+process.on("SIGUSR2", () => {
+  let sum = 0
+  for (let i = 0; i < 2e6; i++) sum = (sum + hot(i)) | 0
+  process.stderr.write("optimization status: " + %GetOptimizationStatus(hot) + " " + sum + "\\n")
+})
+`
+/** V8's status bit of a function TurboFan has optimized (src/runtime/runtime.h, OptimizationStatus). */
+const TURBOFANNED = 1 << 6
+
 /** The built server started with `args`, and the libraries of the stand-ins it has loaded so far. */
-const startBuilt = async (main: string, preload: string, args: ReadonlyArray<string>, env: Record<string, string>) => {
+const startBuilt = async (
+  main: string,
+  preload: string,
+  args: ReadonlyArray<string>,
+  env: Record<string, string>,
+  nodeArgs: ReadonlyArray<string> = []
+) => {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const child = spawn(
     process.execPath,
-    [main, "--port", String(port), "--host", "127.0.0.1", "--access-url", url, ...args],
-    { env: { ...process.env, ...env, NODE_OPTIONS: `--require ${preload}` }, stdio: ["ignore", "pipe", "pipe"] }
+    [...nodeArgs, main, "--port", String(port), "--host", "127.0.0.1", "--access-url", url, ...args],
+    {
+      env: { ...process.env, ...env, NODE_OPTIONS: `--require ${preload}` },
+      stdio: ["ignore", "pipe", "pipe"]
+    }
   )
   let output = ""
   child.stdout.on("data", (d) => (output += d))
@@ -83,7 +107,18 @@ const startBuilt = async (main: string, preload: string, args: ReadonlyArray<str
   }
   // Each library once (a library may require another of them: pg requires pg-connection-string).
   const loaded = () => [...new Set([...output.matchAll(/lazy library loaded: (\S+)/g)].map((m) => m[1]!))].sort()
-  return { url, loaded, stop }
+  /** The probe's status (OPTIMIZATION_PROBE, when preloaded): asked by a signal, read from stderr. */
+  const optimizationStatus = async () => {
+    const before = output.length
+    child.kill("SIGUSR2")
+    for (let i = 0; i < 600; i++) {
+      const m = /optimization status: (\d+)/.exec(output.slice(before))
+      if (m !== null) return Number(m[1])
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    throw new Error(`no optimization status from the server:\n${output}`)
+  }
+  return { url, loaded, optimizationStatus, stop }
 }
 
 describe("the built server (dist/main.mjs)", () => {
@@ -221,6 +256,44 @@ describe("the built server (dist/main.mjs)", () => {
     } finally {
       await server.stop()
       hook.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  // The launcher (launch.ts) keeps V8's optimizing compilers off through the start and while the
+  // server idles, and turns them on once it works: the idle server does not hold them.
+  it("optimizes no code while it idles, and optimizes once it serves a load", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "workbay-bundle-"))
+    const probe = join(outdir, "probe-optimization.cjs")
+    writeFileSync(probe, OPTIMIZATION_PROBE)
+    const server = await startBuilt(
+      main,
+      preload,
+      ["--data-dir", dataDir, "--docker", "off", "--api-rate-limit", "0"],
+      {
+        DATABASE_URL: ""
+      },
+      ["--allow-natives-syntax", "--require", probe]
+    )
+    try {
+      const started = Date.now()
+      const token = await firstOwnerSession(server.url)
+      // Started, its first user made and signed in, past the start's settling (2 s) and a moment of
+      // quiet: a hot function stays unoptimized.
+      await new Promise((r) => setTimeout(r, Math.max(500, started + 3_000 - Date.now())))
+      expect((await server.optimizationStatus()) & TURBOFANNED).toBe(0)
+      // A load: 20 clients reading their user, 100 requests each.
+      const me = async () => {
+        for (let i = 0; i < 100; i++) {
+          const r = await fetch(`${server.url}/api/v2/users/me`, { headers: { authorization: `Bearer ${token}` } })
+          expect(r.status).toBe(200)
+          await r.arrayBuffer()
+        }
+      }
+      await Promise.all(Array.from({ length: 20 }, me))
+      expect((await server.optimizationStatus()) & TURBOFANNED).toBe(TURBOFANNED)
+    } finally {
+      await server.stop()
       rmSync(dataDir, { recursive: true, force: true })
     }
   })
