@@ -13,13 +13,11 @@ import {
   type LifecycleCandidate,
   LifecycleCandidates,
   ProvisionerJobRepo,
-  type TemplateRecord,
   TemplateRepo,
   UserRepo,
-  type UserStatus,
   WorkspaceBuildRepo
 } from "@workbay/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { columns, int, type Row, text } from "../Columns.js"
 import { rowToWorkspace } from "./Repositories.js"
 
@@ -62,32 +60,28 @@ export const make = Effect.gen(function*() {
           return [workspace.id, workspace]
         }))
         const latest = new Map((yield* builds.latestOf(ids)).map((b) => [b.workspace_id, b]))
-        const templateOf = new Map<string, TemplateRecord | undefined>()
-        const statusOf = new Map<string, UserStatus | undefined>()
+        // Their jobs, templates and owners in one read each (a tick may look at a thousand).
+        const byId = <A extends { readonly id: string }>(records: ReadonlyArray<A>) =>
+          new Map(records.map((r) => [r.id, r]))
+        const distinct = (values: Iterable<string>) => [...new Set(values)]
+        const jobOf = byId(yield* jobs.findByIds(distinct([...latest.values()].map((b) => b.job_id))))
+        const templateOf = byId(
+          yield* templates.findByIds(distinct([...workspaces.values()].map((w) => w.template_id)))
+        )
+        const ownerOf = byId(yield* users.findByIds(distinct([...workspaces.values()].map((w) => w.owner_id))))
         const out: Array<LifecycleCandidate> = []
         for (const { id, lifecycle_version: version } of due) {
           const workspace = workspaces.get(id)
           const latestBuild = latest.get(id)
-          // Nothing to decide on: not due until it changes (its first build makes it due again).
-          const skip = reschedule(id, version, null)
-          if (workspace === undefined || latestBuild === undefined) {
-            yield* skip
-            continue
-          }
-          const job = Option.getOrUndefined(yield* jobs.findById(latestBuild.job_id))
-          if (!templateOf.has(workspace.template_id)) {
-            templateOf.set(
-              workspace.template_id,
-              Option.getOrUndefined(yield* templates.findById(workspace.template_id))
-            )
-          }
-          if (!statusOf.has(workspace.owner_id)) {
-            statusOf.set(workspace.owner_id, Option.getOrUndefined(yield* users.findById(workspace.owner_id))?.status)
-          }
-          const template = templateOf.get(workspace.template_id)
-          const ownerStatus = statusOf.get(workspace.owner_id)
-          if (job === undefined || template === undefined || ownerStatus === undefined) {
-            yield* skip
+          const job = latestBuild === undefined ? undefined : jobOf.get(latestBuild.job_id)
+          const template = workspace === undefined ? undefined : templateOf.get(workspace.template_id)
+          const ownerStatus = workspace === undefined ? undefined : ownerOf.get(workspace.owner_id)?.status
+          if (
+            workspace === undefined || latestBuild === undefined || job === undefined || template === undefined ||
+            ownerStatus === undefined
+          ) {
+            // Nothing to decide on: not due until it changes (its first build makes it due again).
+            yield* reschedule(id, version, null)
             continue
           }
           out.push({ workspace, latestBuild, job, template, ownerStatus, version })

@@ -193,6 +193,36 @@ export const lifecycleSuite = (
     )
 
     test(
+      "a tick gives each workspace its own job, template and owner (read once for all), and skips one with no build",
+      Effect.gen(function*() {
+        const [a, b] = [yield* world, yield* world]
+        yield* (yield* UserRepo).update(b.user, { status: "suspended" })
+        const first = yield* withBuild(a, "start")
+        const second = yield* withBuild(b, "stop")
+        const bare = workspace(a)
+        yield* (yield* WorkspaceRepo).insert(bare)
+        const cs = yield* Effect.flatMap(LifecycleCandidates, (c) => c.due(at(0), 1000))
+        const of = (id: string) => cs.find((c) => c.workspace.id === id)
+        expect(of(first.ws.id)).toMatchObject({
+          latestBuild: { id: first.build.id },
+          job: { id: first.build.job_id },
+          template: { id: a.template },
+          ownerStatus: "active"
+        })
+        expect(of(second.ws.id)).toMatchObject({
+          latestBuild: { id: second.build.id },
+          job: { id: second.build.job_id },
+          template: { id: b.template },
+          ownerStatus: "suspended"
+        })
+        // Nothing to decide on: not a candidate, and not due again until it changes.
+        expect(of(bare.id)).toBeUndefined()
+        expect(yield* stored(bare.id)).toBeNull()
+        expect(yield* dueIds(at(100_000))).not.toContain(bare.id)
+      })
+    )
+
+    test(
       "deleted workspaces are never due",
       Effect.gen(function*() {
         const w = yield* world
