@@ -364,6 +364,25 @@ export interface TrafficFlags {
 /** A printable payload of `n` bytes (no control characters, which a terminal would act on). */
 const payload = (n: number) => randomBytes(n).toString("base64").replace(/[^A-Za-z0-9]/g, "x").slice(0, n)
 
+/** How long a connection's first echo may take (its shell starting, among a run's others). */
+const FIRST_ECHO_MS = 30_000
+
+/** What each tick of a run sends and how often. */
+interface Ticks {
+  readonly bytes: number
+  readonly tickMs: number
+}
+
+/**
+ * An open connection of `workspace-traffic`: `run` ticks until `until`, `close` ends it. Every
+ * connection of a run is opened first (each open timed on its own), and the ticks start once all
+ * are open: the echoes measure typing in open terminals, not the burst of opens.
+ */
+interface TrafficSession {
+  readonly run: (until: number) => Promise<void>
+  readonly close: () => void
+}
+
 /**
  * Every `tickMs` until `until`: writes a fresh marker of `bytes` through `write` and times, as
  * `kind`, until the output given to `feed` holds it (an error after 10 s, or once `closed`).
@@ -371,7 +390,7 @@ const payload = (n: number) => randomBytes(n).toString("base64").replace(/[^A-Za
 const echoTicks = (
   metrics: Metrics,
   kind: string,
-  tick: { readonly bytes: number; readonly tickMs: number; readonly until: number },
+  tick: Ticks,
   write: (marker: string) => void,
   closed: Promise<void>
 ) => {
@@ -387,78 +406,87 @@ const echoTicks = (
     seen = (seen + text).slice(-4 * tick.bytes - 1024)
     if (waiting !== undefined && seen.includes(waiting.marker)) waiting.settle("ok")
   }
-  const run = async () => {
-    while (Date.now() < tick.until) {
-      const marker = payload(Math.max(8, tick.bytes))
-      // Its timer is cleared once answered: the measuring process keeps no 10 s timer per echo
-      // alive (20,000 of them at 200 terminals, each outliving collections).
-      let timer: ReturnType<typeof setTimeout> | undefined
-      const outcome = new Promise<"ok" | "closed" | "late">((resolve) => {
-        waiting = { marker, settle: resolve }
-        if (isClosed) resolve("closed")
-        else timer = setTimeout(() => resolve("late"), 10_000)
-      })
+  /** Writes a fresh marker and waits for its echo, at most `timeoutMs`. */
+  const exchange = async (timeoutMs: number) => {
+    const marker = payload(Math.max(8, tick.bytes))
+    // Its timer is cleared once answered: the measuring process keeps no 10 s timer per echo
+    // alive (20,000 of them at 200 terminals, each outliving collections).
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const outcome = new Promise<"ok" | "closed" | "late">((resolve) => {
+      waiting = { marker, settle: resolve }
+      if (isClosed) resolve("closed")
+      else timer = setTimeout(() => resolve("late"), timeoutMs)
+    })
+    write(marker)
+    const answer = await outcome
+    clearTimeout(timer)
+    waiting = undefined
+    seen = ""
+    return answer
+  }
+  /** The first echo, not timed as one: the connection is open once its command runs and answers. */
+  const first = async () => {
+    const answer = await exchange(FIRST_ECHO_MS)
+    if (answer !== "ok") {
+      throw new Error(answer === "closed" ? "the connection closed" : `no echo in ${FIRST_ECHO_MS / 1000} s`)
+    }
+  }
+  const run = async (until: number) => {
+    while (Date.now() < until) {
       const sent = performance.now()
-      write(marker)
-      const answer = await outcome
-      clearTimeout(timer)
+      const answer = await exchange(10_000)
       const error = answer === "ok" ? undefined : answer === "closed" ? "the connection closed" : "no echo in 10 s"
       metrics.record(kind, performance.now() - sent, error)
       if (answer === "closed") return
-      waiting = undefined
-      seen = ""
       await sleep(Math.max(0, tick.tickMs - (performance.now() - sent)))
     }
   }
-  return { feed, run }
+  return { feed, first, run }
 }
 
-/** One terminal: each tick writes a line and times until the terminal echoed it. */
+/** One terminal, opened: each tick writes a line and times until the terminal echoed it. */
 const ptyTraffic = async (
   client: Client,
   metrics: Metrics,
   agentId: string,
-  bytes: number,
-  tickMs: number,
-  until: number
-) => {
-  const ws = await metrics.time(
-    "traffic:pty open",
-    () =>
-      client.socket(`/workspaceagents/${agentId}/pty`, {
-        reconnect: randomUUID(),
-        width: 200,
-        height: 50,
-        command: "cat"
-      })
-  )
-  const closed = new Promise<void>((resolve) => ws.once("close", () => resolve()))
-  const echo = echoTicks(
-    metrics,
-    "traffic:pty echo",
-    { bytes, tickMs, until },
-    (marker) => ws.send(JSON.stringify({ data: `${marker}\r` })),
-    closed
-  )
-  ws.on("message", (data: Buffer) => echo.feed(data.toString("utf8")))
-  ws.resume()
-  try {
-    await echo.run()
-  } finally {
-    ws.close(1000)
-  }
+  ticks: Ticks
+): Promise<TrafficSession> => {
+  // Open once the terminal's command runs: its first echo is part of the open.
+  return metrics.time("traffic:pty open", async () => {
+    const ws = await client.socket(`/workspaceagents/${agentId}/pty`, {
+      reconnect: randomUUID(),
+      width: 200,
+      height: 50,
+      command: "cat"
+    })
+    const closed = new Promise<void>((resolve) => ws.once("close", () => resolve()))
+    const echo = echoTicks(
+      metrics,
+      "traffic:pty echo",
+      ticks,
+      (marker) => ws.send(JSON.stringify({ data: `${marker}\r` })),
+      closed
+    )
+    ws.on("message", (data: Buffer) => echo.feed(data.toString("utf8")))
+    ws.resume()
+    try {
+      await echo.first()
+    } catch (e) {
+      ws.close(1000)
+      throw e
+    }
+    return { run: echo.run, close: () => ws.close(1000) }
+  })
 }
 
-/** One app: each tick posts the bytes through the service's app proxy and times the echo. */
+/** One app, ready to send to: each tick posts the bytes through the service's app proxy and times the echo. */
 const appTraffic = async (
   client: Client,
   metrics: Metrics,
   w: Workspace,
   agentName: string,
-  bytes: number,
-  tickMs: number,
-  until: number
-) => {
+  ticks: Ticks
+): Promise<TrafficSession> => {
   const url = `${client.url}/@${w.owner_name}/${w.name}.${agentName}/apps/echo/`
   // An app opens for its workspace's owner only (docs/agents.md, "Web apps"): a token of theirs,
   // made by the caller for a scaletest user (it goes with the user at cleanup).
@@ -470,66 +498,68 @@ const appTraffic = async (
         params: { path: { user: w.owner_id } },
         body: { token_name: `scaletest-traffic-${randomBytes(4).toString("hex")}`, lifetime: 3_600_000_000_000 }
       })))).key
-  while (Date.now() < until) {
-    const body = payload(bytes)
-    const sent = performance.now()
-    try {
-      const res = await fetch(url, {
-        method: "POST",
-        body,
-        headers: { authorization: `Bearer ${token}` },
-        redirect: "manual"
-      })
-      const text = await res.text()
-      if (res.status !== 200 || !text.endsWith(body)) throw new Error(`answered ${res.status}`)
-      metrics.record("traffic:app echo", performance.now() - sent)
-    } catch (e) {
-      metrics.record("traffic:app echo", performance.now() - sent, e instanceof Error ? e.message : String(e))
+  const run = async (until: number) => {
+    while (Date.now() < until) {
+      const body = payload(ticks.bytes)
+      const sent = performance.now()
+      try {
+        const res = await fetch(url, {
+          method: "POST",
+          body,
+          headers: { authorization: `Bearer ${token}` },
+          redirect: "manual"
+        })
+        const text = await res.text()
+        if (res.status !== 200 || !text.endsWith(body)) throw new Error(`answered ${res.status}`)
+        metrics.record("traffic:app echo", performance.now() - sent)
+      } catch (e) {
+        metrics.record("traffic:app echo", performance.now() - sent, e instanceof Error ? e.message : String(e))
+      }
+      await sleep(Math.max(0, ticks.tickMs - (performance.now() - sent)))
     }
-    await sleep(Math.max(0, tickMs - (performance.now() - sent)))
   }
+  return { run, close: () => undefined }
 }
 
-/** One SSH session: `cat` on the agent's SSH server through the service; each tick times the echo. */
+/** One SSH session, opened: `cat` on the agent's SSH server through the service; each tick times the echo. */
 const sshTraffic = async (
   client: Client,
   metrics: Metrics,
   agentId: string,
-  bytes: number,
-  tickMs: number,
-  until: number
-) => {
+  ticks: Ticks
+): Promise<TrafficSession> => {
   const { Client: SshClient } = await import("ssh2")
   const ws = await metrics.time("traffic:ssh open", () => client.socket(`/workspaceagents/${agentId}/ssh`))
   const sock = createWebSocketStream(ws)
   ws.resume()
   const ssh = new SshClient()
   try {
-    const channel = await metrics.time(
-      "traffic:ssh session",
-      () =>
-        new Promise<ClientChannel>((resolve, reject) => {
-          ssh.once("error", reject)
-          ssh.once(
-            "ready",
-            () => ssh.exec("cat", (err, ch) => (err === undefined || err === null ? resolve(ch) : reject(err)))
-          )
-          ssh.connect({ sock, username: "scaletest", readyTimeout: 20_000 })
-        })
-    )
-    const closed = new Promise<void>((resolve) => channel.once("close", () => resolve()))
-    const echo = echoTicks(
-      metrics,
-      "traffic:ssh echo",
-      { bytes, tickMs, until },
-      (m) => channel.write(`${m}\n`),
-      closed
-    )
-    channel.on("data", (d: Buffer) => echo.feed(d.toString("utf8")))
-    await echo.run()
-    channel.end()
-  } finally {
+    // The session is open once its `cat` runs: its first echo is part of it.
+    const { channel, echo } = await metrics.time("traffic:ssh session", async () => {
+      const channel = await new Promise<ClientChannel>((resolve, reject) => {
+        ssh.once("error", reject)
+        ssh.once(
+          "ready",
+          () => ssh.exec("cat", (err, ch) => (err === undefined || err === null ? resolve(ch) : reject(err)))
+        )
+        ssh.connect({ sock, username: "scaletest", readyTimeout: 20_000 })
+      })
+      const closed = new Promise<void>((resolve) => channel.once("close", () => resolve()))
+      const echo = echoTicks(metrics, "traffic:ssh echo", ticks, (m) => channel.write(`${m}\n`), closed)
+      channel.on("data", (d: Buffer) => echo.feed(d.toString("utf8")))
+      await echo.first()
+      return { channel, echo }
+    })
+    return {
+      run: echo.run,
+      close: () => {
+        channel.end()
+        ssh.end()
+      }
+    }
+  } catch (e) {
     ssh.end()
+    throw e
   }
 }
 
@@ -559,21 +589,36 @@ export const workspaceTraffic = async (ctx: Context, flags: TrafficFlags): Promi
         await runAgentsOf(agents, metrics, w).catch(() => void failed++)
       })
     }
-    process.stderr.write(`scaletest: ${flags.mode} traffic to ${chosen.length} workspaces for ${durationMs / 1000} s\n`)
-    const until = Date.now() + durationMs
-    const one = async (w: Workspace) => {
+    const ticks: Ticks = { bytes, tickMs }
+    const open = async (w: Workspace): Promise<TrafficSession | undefined> => {
       const agent = w.latest_build.resources.flatMap((r) => r.agents ?? [])[0]
       if (agent === undefined) return void failed++
       try {
-        if (flags.mode === "pty") await ptyTraffic(client, metrics, agent.id, bytes, tickMs, until)
-        else if (flags.mode === "ssh") await sshTraffic(client, metrics, agent.id, bytes, tickMs, until)
-        else await appTraffic(client, metrics, w, agent.name, bytes, tickMs, until)
+        if (flags.mode === "pty") return await ptyTraffic(client, metrics, agent.id, ticks)
+        if (flags.mode === "ssh") return await sshTraffic(client, metrics, agent.id, ticks)
+        return await appTraffic(client, metrics, w, agent.name, ticks)
       } catch (e) {
         metrics.record(`traffic:${flags.mode} open`, 0, e instanceof Error ? e.message : String(e))
+        return undefined
       }
     }
     const stopProbe = probeLoopDelay(() => metrics)
-    await Promise.race([Promise.all(chosen.map(one)), stopped])
+    const opened: ReadonlyArray<TrafficSession | undefined> = await Promise.race([
+      Promise.all(chosen.map(open)),
+      stopped.then(() => [])
+    ])
+    const sessions = opened.filter((t): t is TrafficSession => t !== undefined)
+    process.stderr.write(
+      `scaletest: ${flags.mode} traffic to ${sessions.length} of ${chosen.length} workspaces for ${
+        durationMs / 1000
+      } s\n`
+    )
+    const until = Date.now() + durationMs
+    try {
+      await Promise.race([Promise.all(sessions.map((t) => t.run(until))), stopped])
+    } finally {
+      for (const t of sessions) t.close()
+    }
     stopProbe()
     return finish(
       ctx,
