@@ -432,6 +432,9 @@ const echoTicks = (
     }
   }
   const run = async (until: number) => {
+    // Each connection's ticks at its own phase: a run's connections start together, and people do
+    // not type in step (200 terminals writing in the same millisecond queue behind each other).
+    await sleep(Math.random() * tick.tickMs)
     while (Date.now() < until) {
       const sent = performance.now()
       const answer = await exchange(10_000)
@@ -499,6 +502,7 @@ const appTraffic = async (
         body: { token_name: `scaletest-traffic-${randomBytes(4).toString("hex")}`, lifetime: 3_600_000_000_000 }
       })))).key
   const run = async (until: number) => {
+    await sleep(Math.random() * ticks.tickMs)
     while (Date.now() < until) {
       const body = payload(ticks.bytes)
       const sent = performance.now()
