@@ -28,12 +28,12 @@
  *   frees but keeps: V8's memory reducer compacts them only after about 8 s of quiet. Shortly
  *   after the start the launcher runs that compacting collection itself, once (about 30-60 ms):
  *   the idle RSS a second after start 113 -> 94 MB (bench/README.md, "Third round").
- * - V8's optimizing compilers (TurboFan, and Sparkplug's baseline code) are off while the server
- *   starts and while it idles, and on for good once it works (`busyDetector`): a start runs most of its
- *   code once, yet makes about 90 functions hot enough to optimize, and the first optimization
- *   brings in the compiler's code (about 4 MB of node's executable) and its working memory. Idle
- *   RSS 90.5 -> 82.3 MB; a server that has served a load holds them as before (bench/README.md,
- *   "Fifth round").
+ * - V8's optimizing compilers (TurboFan, and Sparkplug's baseline code) are off while the
+ *   server starts and while it idles, and on for good once it works (`busyDetector`): a start
+ *   runs most of its code once, yet makes about 90 functions hot enough to optimize, and the
+ *   first optimization brings in the compiler's code (about 4 MB of node's executable) and its
+ *   working memory. Idle RSS 90.5 -> 82.3 MB; a server that has served a load holds them as
+ *   before (bench/README.md, "Fifth round").
  * Idle RSS 113 -> 83 MB, after a 60 s load 195-208 -> 117 MB. This is done once the
  * bundle is compiled, not with command-line flags: V8's flags are part of the
  * code cache's check, so flags would have to be given identically to the build
@@ -44,7 +44,7 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
-import { constants, performance, type PerformanceEntry, PerformanceObserver } from "node:perf_hooks"
+import { type EventLoopUtilization, performance, PerformanceObserver } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8"
 import { runInNewContext, Script } from "node:vm"
@@ -147,33 +147,32 @@ const compactOnce = () => {
 }
 
 /**
- * Busy: this many collections of the young generation within `BUSY_WINDOW_MS`. An idle server's
- * background work (the provisioner workers' polls) allocates about 1 MB a second, one collection of
- * its 1 MB semi-spaces a second, and a few requests (a sign-in) two or three; a load of requests
- * makes tens of them a second.
+ * Busy: the event loop ran at least this share of the time over a window of `BUSY_WINDOW_MS` or
+ * more (looked at after each garbage collection, so an idle process is not woken for it). An idle
+ * server's background work (the provisioner workers' polls) keeps its loop about 1% busy, a
+ * sign-in a few percent (the password's hash runs off the loop); a load of requests most of it.
  */
-const BUSY_COLLECTIONS = 8
+const BUSY_UTILIZATION = 0.25
 const BUSY_WINDOW_MS = 1_000
 /**
- * Collections in this time after the start do not count: the areas' background loops run their
- * first rounds just after the server listens (tens of collections in 0.1-0.3 s).
+ * Time after the start that does not count: the areas' background loops run their first rounds
+ * just after the server listens, and the launcher's compacting collection follows.
  */
 const SETTLE_MS = 2_000
 
-type GcEntry = PerformanceEntry & { readonly detail?: { readonly kind?: number } }
-
-/** Whether the young generation was collected `BUSY_COLLECTIONS` times within the window, for each entry of the observer. */
+/** Whether the event loop has been busy, asked after each collection (`BUSY_UTILIZATION`). */
 const busyDetector = () => {
-  const from = performance.now() + SETTLE_MS
-  const times: Array<number> = []
-  return (entries: ReadonlyArray<GcEntry>) => {
-    for (const entry of entries) {
-      if (entry.detail?.kind !== constants.NODE_PERFORMANCE_GC_MINOR || entry.startTime < from) continue
-      times.push(entry.startTime)
-      if (times.length > BUSY_COLLECTIONS) times.shift()
-      if (times.length === BUSY_COLLECTIONS && entry.startTime - times[0]! <= BUSY_WINDOW_MS) return true
-    }
-    return false
+  const settled = performance.now() + SETTLE_MS
+  let since: { readonly at: number; readonly elu: EventLoopUtilization } | undefined
+  return () => {
+    const now = performance.now()
+    if (now < settled) return false
+    if (since !== undefined && now - since.at < BUSY_WINDOW_MS) return false
+    const elu = performance.eventLoopUtilization()
+    const busy = since !== undefined &&
+      performance.eventLoopUtilization(elu, since.elu).utilization >= BUSY_UTILIZATION
+    since = { at: now, elu }
+    return busy
   }
 }
 
@@ -196,8 +195,8 @@ const started = () => {
   }
   heapFlags(growth, OLD_GROWING_PERCENT)
   resize()
-  new PerformanceObserver((list) => {
-    if (!optimizing && busy(list.getEntries())) optimize()
+  new PerformanceObserver(() => {
+    if (!optimizing && busy()) optimize()
     resize()
   }).observe({ entryTypes: ["gc"] })
 }
