@@ -54,16 +54,13 @@ export const make = Effect.gen(function*() {
         const due = (yield* Effect.orDie(lifecycleDueStatement(sql, now, limit))).map(rowToDue)
         if (due.length === 0) return []
         const ids = due.map((d) => d.id)
-        const rows = yield* Effect.orDie(sql<Row>`SELECT * FROM workspaces WHERE id IN ${sql.in(ids)}`)
-        const workspaces = new Map(rows.map((r) => {
-          const workspace = rowToWorkspace(r)
-          return [workspace.id, workspace]
-        }))
-        const latest = new Map((yield* builds.latestOf(ids)).map((b) => [b.workspace_id, b]))
-        // Their jobs, templates and owners in one read each (a tick may look at a thousand).
         const byId = <A extends { readonly id: string }>(records: ReadonlyArray<A>) =>
           new Map(records.map((r) => [r.id, r]))
         const distinct = (values: Iterable<string>) => [...new Set(values)]
+        const rows = yield* Effect.orDie(sql<Row>`SELECT * FROM workspaces WHERE id IN ${sql.in(ids)}`)
+        const workspaces = byId(rows.map((r) => rowToWorkspace(r)))
+        const latest = new Map((yield* builds.latestOf(ids)).map((b) => [b.workspace_id, b]))
+        // Their jobs, templates and owners in one read each (a tick may look at a thousand).
         const jobOf = byId(yield* jobs.findByIds(distinct([...latest.values()].map((b) => b.job_id))))
         const templateOf = byId(
           yield* templates.findByIds(distinct([...workspaces.values()].map((w) => w.template_id)))

@@ -384,6 +384,20 @@ interface TrafficSession {
 }
 
 /**
+ * Runs `tick` every `tickMs` until `until` (or until it answers false), starting at a random phase
+ * within the first interval: a run's connections start together, and people do not type in step
+ * (200 terminals writing in the same millisecond queue behind each other).
+ */
+const everyTick = async (tickMs: number, until: number, tick: () => Promise<boolean>) => {
+  await sleep(Math.random() * tickMs)
+  while (Date.now() < until) {
+    const started = performance.now()
+    if (!(await tick())) return
+    await sleep(Math.max(0, tickMs - (performance.now() - started)))
+  }
+}
+
+/**
  * Every `tickMs` until `until`: writes a fresh marker of `bytes` through `write` and times, as
  * `kind`, until the output given to `feed` holds it (an error after 10 s, or once `closed`).
  */
@@ -431,19 +445,14 @@ const echoTicks = (
       throw new Error(answer === "closed" ? "the connection closed" : `no echo in ${FIRST_ECHO_MS / 1000} s`)
     }
   }
-  const run = async (until: number) => {
-    // Each connection's ticks at its own phase: a run's connections start together, and people do
-    // not type in step (200 terminals writing in the same millisecond queue behind each other).
-    await sleep(Math.random() * tick.tickMs)
-    while (Date.now() < until) {
+  const run = (until: number) =>
+    everyTick(tick.tickMs, until, async () => {
       const sent = performance.now()
       const answer = await exchange(10_000)
       const error = answer === "ok" ? undefined : answer === "closed" ? "the connection closed" : "no echo in 10 s"
       metrics.record(kind, performance.now() - sent, error)
-      if (answer === "closed") return
-      await sleep(Math.max(0, tick.tickMs - (performance.now() - sent)))
-    }
-  }
+      return answer !== "closed"
+    })
   return { feed, first, run }
 }
 
@@ -501,9 +510,8 @@ const appTraffic = async (
         params: { path: { user: w.owner_id } },
         body: { token_name: `scaletest-traffic-${randomBytes(4).toString("hex")}`, lifetime: 3_600_000_000_000 }
       })))).key
-  const run = async (until: number) => {
-    await sleep(Math.random() * ticks.tickMs)
-    while (Date.now() < until) {
+  const run = (until: number) =>
+    everyTick(ticks.tickMs, until, async () => {
       const body = payload(ticks.bytes)
       const sent = performance.now()
       try {
@@ -519,9 +527,8 @@ const appTraffic = async (
       } catch (e) {
         metrics.record("traffic:app echo", performance.now() - sent, e instanceof Error ? e.message : String(e))
       }
-      await sleep(Math.max(0, ticks.tickMs - (performance.now() - sent)))
-    }
-  }
+      return true
+    })
   return { run, close: () => undefined }
 }
 
