@@ -75,6 +75,7 @@ export {
   SecretKeyRepo,
   UNENCRYPTED_SECRETS_WARNING
 } from "./SecretBox.js"
+export { sequential } from "./SequentialLayer.js"
 export * from "./Services.js"
 export * from "./Settings.js"
 export { DEFAULT_SLOTS, Slots, visitEvery } from "./Slots.js"

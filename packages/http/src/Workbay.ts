@@ -41,7 +41,7 @@ import {
 import { NotificationSenders, Notifier, type NotifierOptions, notifierPeriodic } from "@workbay/core"
 import { type InsightsRollupOptions, insightsRollupPeriodic } from "@workbay/core"
 import { type ProxyHealthOptions, proxyHealthPeriodic } from "@workbay/core"
-import { DEFAULT_MAX_FILE_BYTES } from "@workbay/core"
+import { DEFAULT_MAX_FILE_BYTES, sequential } from "@workbay/core"
 import { Metrics, MetricsSnapshotRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Context, Effect, Layer, type Logger, type LogLevel, ManagedRuntime } from "effect"
@@ -508,7 +508,8 @@ export const makeWorkbay = async <E>(
   storage: Layer.Layer<StoragePorts, E>,
   options: WorkbayOptions = {}
 ): Promise<Workbay> => {
-  const runtime = ManagedRuntime.make(
+  // Built node after node (core's SequentialLayer.ts): the same layer, without Effect's machinery per node.
+  const runtime = ManagedRuntime.make(sequential(
     layer({
       ...options.http,
       retention: options.retention,
@@ -529,7 +530,7 @@ export const makeWorkbay = async <E>(
       // Under that, the tracer: every fiber of the runtime records its spans with it.
       Layer.provide(options.tracer ?? Layer.empty)
     )
-  )
+  ))
   const handler = await runtime.runPromise(WorkbayHandler)
   options.metrics?.bind({
     webSockets: () => handler.webSockets.size(),
