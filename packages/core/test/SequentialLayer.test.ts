@@ -69,7 +69,8 @@ describe("a layer built node after node", () => {
         }
       }
       const tags = Array.from({ length: 10 }, (_, i) => Context.GenericTag<string>(`test/S${i}`))
-      const layer = Layer.mergeAll(...tags.map((tag) => Layer.succeed(tag, "s")) as [Layer.Layer<never>])
+      const [first, ...rest] = tags.map((tag) => Layer.succeed(tag, "s"))
+      const layer = Layer.mergeAll(first!, ...rest)
       yield* Layer.build(sequential(layer)).pipe(Effect.supervised(new Starts()))
       expect(started).toBe(0)
       yield* Layer.build(layer).pipe(Effect.supervised(new Starts()))
