@@ -9,7 +9,16 @@
  * {@link relayJson}) with the caller's headers less hop-by-hop ones: the other replica
  * authenticates and checks it again.
  */
-import { BadGateway, BadRequest, Forbidden, GatewayTimeout, NotFound, ResponseBody, ThisReplica } from "@workbay/core"
+import {
+  BadGateway,
+  BadRequest,
+  Forbidden,
+  GatewayTimeout,
+  lazily,
+  NotFound,
+  ResponseBody,
+  ThisReplica
+} from "@workbay/core"
 import { Effect, Schema } from "effect"
 import { type IncomingMessage, type OutgoingHttpHeaders, request as httpRequest } from "node:http"
 import { request as httpsRequest } from "node:https"
@@ -295,7 +304,7 @@ const relayedErrors = {
   504: GatewayTimeout
 } as const
 
-const decodeResponse = Schema.decodeUnknown(ResponseBody)
+const decodeResponse = lazily(() => Schema.decodeUnknown(ResponseBody))
 
 /**
  * Relays the current request (a GET of the API, `url`, or the `method` given) to the replica at `address`, with the

@@ -15,6 +15,7 @@
 import { Clock, Duration, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
 import { addFinalizerInPlace, scopedInPlace } from "../ContextOverlay.js"
 import type { BadRequest } from "../Errors.js"
+import { lazily } from "../Lazily.js"
 import { everyInterval } from "../Periodic.js"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
@@ -105,7 +106,7 @@ export const agentMessageTypes = [
   "ping"
 ] as const
 
-const encodeManifest = Schema.encodeSync(AgentManifest)
+const encodeManifest = lazily(() => Schema.encodeSync(AgentManifest))
 
 /** A decoding failure as an error answer: one `path: message` per bad field. */
 const invalid = (error: ParseResult.ParseError): RpcError => ({
@@ -116,14 +117,14 @@ const invalid = (error: ParseResult.ParseError): RpcError => ({
 })
 
 const decoders = {
-  update_lifecycle: Schema.decodeUnknownEither(LifecycleUpdate, { errors: "all" }),
-  update_startup: Schema.decodeUnknownEither(StartupUpdate, { errors: "all" }),
-  batch_update_metadata: Schema.decodeUnknownEither(MetadataUpdate, { errors: "all" }),
-  update_stats: Schema.decodeUnknownEither(StatsUpdate, { errors: "all" }),
-  script_completed: Schema.decodeUnknownEither(ScriptCompleted, { errors: "all" }),
-  batch_update_app_health: Schema.decodeUnknownEither(AppHealthUpdate, { errors: "all" }),
-  batch_create_logs: Schema.decodeUnknownEither(BatchCreateLogs, { errors: "all" }),
-  append_task_log: Schema.decodeUnknownEither(TaskLogAppend, { errors: "all" })
+  update_lifecycle: lazily(() => Schema.decodeUnknownEither(LifecycleUpdate, { errors: "all" })),
+  update_startup: lazily(() => Schema.decodeUnknownEither(StartupUpdate, { errors: "all" })),
+  batch_update_metadata: lazily(() => Schema.decodeUnknownEither(MetadataUpdate, { errors: "all" })),
+  update_stats: lazily(() => Schema.decodeUnknownEither(StatsUpdate, { errors: "all" })),
+  script_completed: lazily(() => Schema.decodeUnknownEither(ScriptCompleted, { errors: "all" })),
+  batch_update_app_health: lazily(() => Schema.decodeUnknownEither(AppHealthUpdate, { errors: "all" })),
+  batch_create_logs: lazily(() => Schema.decodeUnknownEither(BatchCreateLogs, { errors: "all" })),
+  append_task_log: lazily(() => Schema.decodeUnknownEither(TaskLogAppend, { errors: "all" }))
 }
 
 /** What answering the agent connection's messages needs. */

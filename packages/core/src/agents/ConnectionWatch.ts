@@ -8,6 +8,7 @@
  * agent connect".
  */
 import { Effect, Exit, Queue, Schema, Scope, Stream } from "effect"
+import { lazily } from "../Lazily.js"
 import { ProvisionerJobLog, toProvisionerJobLog } from "../provisioners/ProvisionerJob.js"
 import { ProvisionerJobs } from "../provisioners/ProvisionerJobs.js"
 import { span } from "../Tracing.js"
@@ -38,7 +39,7 @@ type Json = Record<string, any>
 const agentsIn = (build: Json): Array<Json> =>
   ((build.resources ?? []) as Array<Json>).flatMap((resource) => (resource.agents ?? []) as Array<Json>)
 
-const encodeLog = Schema.encodeSync(ProvisionerJobLog)
+const encodeLog = lazily(() => Schema.encodeSync(ProvisionerJobLog))
 
 /** One frame: `error` is always there (null but in an error frame), as the Go struct sends it. */
 const frame = (

@@ -13,6 +13,7 @@ import { allowed } from "../Actor.js"
 import { type AuditResource, auditResource } from "../Audit.js"
 import { Replicas } from "../enterprise/Replicas.js"
 import { BadGateway, BadRequest, Conflict, type GatewayTimeout, NotFound, ResponseBody } from "../Errors.js"
+import { lazily } from "../Lazily.js"
 import { span } from "../Tracing.js"
 import { omitEmpty } from "../Wire.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
@@ -80,8 +81,8 @@ export class WorkspaceAgentListContainersResponse
 /** How often a watch asks the agent again, in seconds (the described system's agent looks every 10 s). */
 export const CONTAINERS_WATCH_INTERVAL_SECONDS = 3
 
-const decodeList = Schema.decodeUnknownEither(WorkspaceAgentListContainersResponse)
-const decodeResponse = Schema.decodeUnknownEither(ResponseBody)
+const decodeList = lazily(() => Schema.decodeUnknownEither(WorkspaceAgentListContainersResponse))
+const decodeResponse = lazily(() => Schema.decodeUnknownEither(ResponseBody))
 
 /** The agent's refusal as the route's error, by its status (anything else is a 502). */
 const refusal = (answer: ContainersAnswer) => {

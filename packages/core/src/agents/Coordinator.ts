@@ -19,6 +19,7 @@ import { allowed, type CurrentActor } from "../Actor.js"
 import { acquireReleaseInPlace, addFinalizerInPlace, extendInPlace, scopedInPlace } from "../ContextOverlay.js"
 import { NotFound } from "../Errors.js"
 import { isUuid, newUuid } from "../Ids.js"
+import { lazily } from "../Lazily.js"
 import { onSignals, PubSub, PUBSUB_RESYNC, type PubSubShape } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { whileWork } from "../WhileWork.js"
@@ -455,8 +456,8 @@ export const TailnetAgentMessage = Schema.Struct({ type: Schema.Literal("node"),
 const CLIENT_EXPECTED = `{"type": "subscribe" | "unsubscribe", "agent_id": ...} or {"type": "node", "node": {...}}`
 const AGENT_EXPECTED = `{"type": "node", "node": {...}}`
 
-const decodeClientMessage = Schema.decodeUnknownEither(TailnetClientMessage)
-const decodeAgentMessage = Schema.decodeUnknownEither(TailnetAgentMessage)
+const decodeClientMessage = lazily(() => Schema.decodeUnknownEither(TailnetClientMessage))
+const decodeAgentMessage = lazily(() => Schema.decodeUnknownEither(TailnetAgentMessage))
 
 /** The connection a coordination session runs on (a WebSocket's). */
 export interface PeerConnection {

@@ -11,6 +11,7 @@
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { DerpMap, EMBEDDED_RELAY_REGION_NAME } from "../DerpMap.js"
 import { BadRequest, Validation } from "../Errors.js"
+import { lazily } from "../Lazily.js"
 import { MAX_PUBSUB_MESSAGE_BYTES, PubSub } from "../PubSub.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
@@ -55,7 +56,7 @@ export const embeddedRelayMap = (accessUrl: string): DerpMap => {
 /** The PubSub channel a new map is published on (the map itself is the message). */
 export const RELAY_MAP_CHANNEL = "relay_map"
 
-const decodeMap = Schema.decodeUnknownEither(DerpMap, { onExcessProperty: "error" })
+const decodeMap = lazily(() => Schema.decodeUnknownEither(DerpMap, { onExcessProperty: "error" }))
 
 /**
  * `map` checked: the relay map's shape, each region keyed by its own `RegionID`, each node in

@@ -17,6 +17,7 @@ import { Licensing } from "../enterprise/Entitlements.js"
 import { BadRequest, Forbidden, Validation } from "../Errors.js"
 import { EVERYONE_GROUP_NAME, GroupRepo, isEveryoneGroup } from "../groups/Group.js"
 import { IdGenerator } from "../Ids.js"
+import { lazily } from "../Lazily.js"
 import { CustomRoleRepo } from "../organizations/CustomRole.js"
 import { Organizations } from "../organizations/Organizations.js"
 import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
@@ -57,10 +58,10 @@ const deploymentObject = { type: "idpsync_settings" } as const
 /** An organization's settings object (group and role sync, its claim listings). */
 const orgObject = (orgId: string) => ({ type: "idpsync_settings", orgId }) as const
 
-const decodeOrganization = Schema.decodeUnknownOption(OrganizationSyncSettings)
-const decodeGroup = Schema.decodeUnknownOption(GroupSyncSettings)
-const decodeRole = Schema.decodeUnknownOption(RoleSyncSettings)
-const encodeGroup = Schema.encodeSync(GroupSyncSettings)
+const decodeOrganization = lazily(() => Schema.decodeUnknownOption(OrganizationSyncSettings))
+const decodeGroup = lazily(() => Schema.decodeUnknownOption(GroupSyncSettings))
+const decodeRole = lazily(() => Schema.decodeUnknownOption(RoleSyncSettings))
+const encodeGroup = lazily(() => Schema.encodeSync(GroupSyncSettings))
 
 const emptyGroupSettings = () =>
   new GroupSyncSettings({ field: "", mapping: {}, regex_filter: null, auto_create_missing_groups: false })

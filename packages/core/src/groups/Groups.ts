@@ -4,6 +4,7 @@ import { allowed, authorize, authorizeRead, authorizeVisible, CurrentActor } fro
 import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, NotFound, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
+import { lazily } from "../Lazily.js"
 import { memberFilter } from "../organizations/MemberQuery.js"
 import { OrganizationName, type OrganizationRecord } from "../organizations/Organization.js"
 import { Organizations } from "../organizations/Organizations.js"
@@ -98,8 +99,8 @@ const negativeQuota = () => new Validation({ field: "quota_allowance", detail: "
 
 const unique = <A>(xs: ReadonlyArray<A>) => [...new Set(xs)]
 
-const isUsername = Schema.is(Username)
-const isOrganizationName = Schema.is(OrganizationName)
+const isUsername = lazily(() => Schema.is(Username))
+const isOrganizationName = lazily(() => Schema.is(OrganizationName))
 /** Whether `ref` could name a user (id, username, `me`); anything else is not looked up. */
 const couldBeUser = (ref: string) => ref === "me" || isUuid(ref) || isUsername(ref)
 /** Whether `ref` could name an organization (id, name, `default`). */

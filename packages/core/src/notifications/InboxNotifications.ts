@@ -23,6 +23,7 @@ import { Clock, Duration, Effect, Layer, Option, Queue, RcMap, type Scope } from
 import { authorize, authorizeRead, CurrentActor } from "../Actor.js"
 import { compileEncoderSync } from "../Encoding.js"
 import { NotFound } from "../Errors.js"
+import { lazily } from "../Lazily.js"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { wireMaker } from "../Wire.js"
@@ -87,7 +88,7 @@ export const inboxWire = (n: InboxNotificationRecord, format: InboxFormat = "mar
     created_at: n.created_at
   })
 
-const encodeWatchMessage = compileEncoderSync(GetInboxNotificationResponse)
+const encodeWatchMessage = lazily(() => compileEncoderSync(GetInboxNotificationResponse))
 const makeWatchMessage = wireMaker(GetInboxNotificationResponse)
 
 /** Whether a notification passes a watcher's filters (targets: all of them; templates: any; read status). */

@@ -6,6 +6,7 @@
  * takes the shared `SearchPageQuery`.
  */
 import { Either, ParseResult, Schema } from "effect"
+import { lazily } from "../Lazily.js"
 import { NonNegativeIntParam, optional, optionalParam, Text, wireName } from "../Requests.js"
 import { OrganizationName, ShareableWorkspaceOwners } from "./Organization.js"
 
@@ -17,7 +18,7 @@ export class CreateOrganizationRequest extends Schema.Class<CreateOrganizationRe
   icon: optional(Text(256))
 }, wireName("CreateOrganizationRequest")) {}
 
-const decodeName = Schema.decodeUnknownEither(OrganizationName)
+const decodeName = lazily(() => Schema.decodeUnknownEither(OrganizationName))
 
 /** A new name, or empty to keep the current one (as Coder does). */
 const NameOrEmpty = Schema.String.pipe(

@@ -10,6 +10,7 @@
  * WebSocket.
  */
 import { Cause, Deferred, Duration, Effect, Either, Fiber, Option, Schedule, Schema, type Scope } from "effect"
+import { lazily } from "../Lazily.js"
 import {
   type BuildInput,
   type BuildResult,
@@ -145,7 +146,7 @@ const ServerMessage = Schema.Union(
   }),
   Schema.Struct({ type: Schema.Literal("error"), code: Schema.String, message: Schema.String })
 )
-const decodeServerMessage = Schema.decodeUnknownEither(Schema.parseJson(ServerMessage))
+const decodeServerMessage = lazily(() => Schema.decodeUnknownEither(Schema.parseJson(ServerMessage)))
 
 const fromBase64 = (text: string) => new Uint8Array(Buffer.from(text, "base64"))
 const toBase64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")

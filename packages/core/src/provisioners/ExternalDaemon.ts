@@ -24,6 +24,7 @@
 import { Cause, Deferred, Duration, Effect, Either, Option, ParseResult, Queue, Schema, type Scope } from "effect"
 import { Conflict } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
+import { lazily } from "../Lazily.js"
 import { PubSub } from "../PubSub.js"
 import type { DaemonJob, DaemonWelcome } from "./DaemonClient.js"
 import { JobSignal } from "./JobSignal.js"
@@ -335,10 +336,10 @@ export const DaemonMessage = Schema.Union(
 )
 export type DaemonMessage = typeof DaemonMessage.Type
 
-const decodeMessage = Schema.decodeUnknownEither(Schema.parseJson(DaemonMessage))
-const decodeImport = Schema.decodeUnknownEither(DaemonImportResult)
-const decodeBuild = Schema.decodeUnknownEither(DaemonBuildResult)
-const decodeMove = Schema.decodeUnknownEither(DaemonMoveResult)
+const decodeMessage = lazily(() => Schema.decodeUnknownEither(Schema.parseJson(DaemonMessage)))
+const decodeImport = lazily(() => Schema.decodeUnknownEither(DaemonImportResult))
+const decodeBuild = lazily(() => Schema.decodeUnknownEither(DaemonBuildResult))
+const decodeMove = lazily(() => Schema.decodeUnknownEither(DaemonMoveResult))
 
 /** The one-line reason of a decoding failure (a close reason holds 123 bytes). */
 const describeParse = (e: ParseResult.ParseError) =>

@@ -1,5 +1,6 @@
 /** A user's preference settings (`GET/PUT /users/{user}/preferences`). */
 import { Schema } from "effect"
+import { lazily } from "../Lazily.js"
 
 /** How the dashboard's agent chat shows a kind of block: by itself, always open, or always folded. */
 export const DisplayMode = Schema.Literal("auto", "always_expanded", "always_collapsed").annotations({
@@ -33,8 +34,8 @@ export class UserPreferences extends Schema.Class<UserPreferences>("UserPreferen
 /** What is stored per user: only the settings the user set. */
 export type StoredPreferences = Partial<Schema.Struct.Type<typeof UserPreferences.fields>>
 
-const isDisplayMode = Schema.is(DisplayMode)
-const isShortcut = Schema.is(AgentChatSendShortcut)
+const isDisplayMode = lazily(() => Schema.is(DisplayMode))
+const isShortcut = lazily(() => Schema.is(AgentChatSendShortcut))
 
 /** The settings of a stored object, defaults for what it lacks (or holds a value no longer known). */
 export const toUserPreferences = (stored: Readonly<Record<string, unknown>>): UserPreferences => {

@@ -7,6 +7,7 @@ import { Effect, Option, Schema } from "effect"
 import { NotFound } from "../Errors.js"
 import { GroupRepo, WorkspaceQuota } from "../groups/Group.js"
 import { isUuid } from "../Ids.js"
+import { lazily } from "../Lazily.js"
 import { Organizations } from "../organizations/Organizations.js"
 import { span } from "../Tracing.js"
 import { Username } from "../users/User.js"
@@ -26,7 +27,7 @@ export const exceedsQuota = (q: {
   readonly quotasOn: boolean
 }): boolean => q.quotasOn && q.cost > 0 && q.consumed + q.cost > q.budget
 
-const isUsername = Schema.is(Username)
+const isUsername = lazily(() => Schema.is(Username))
 const couldBeUser = (ref: string) => ref === "me" || isUuid(ref) || isUsername(ref)
 
 export class WorkspaceQuotas extends Effect.Service<WorkspaceQuotas>()("@workbay/core/WorkspaceQuotas", {

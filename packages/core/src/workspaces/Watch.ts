@@ -28,6 +28,7 @@
 import { Duration, Effect, Exit, Option, Queue, RcMap, Scope, Stream } from "effect"
 import { extendInPlace } from "../ContextOverlay.js"
 import { compileEncoderSync } from "../Encoding.js"
+import { lazily } from "../Lazily.js"
 import { JOB_SIGNAL_LOGS, jobLogsChannel } from "../provisioners/ProvisionerJobs.js"
 import { hexId, messageNames, PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
@@ -72,7 +73,7 @@ const deliver = (listener: WorkspaceListener, change: WorkspaceChange) => {
   }
 }
 
-const encodeWorkspace = compileEncoderSync(Workspace)
+const encodeWorkspace = lazily(() => compileEncoderSync(Workspace))
 
 export class WorkspaceWatch extends Effect.Service<WorkspaceWatch>()("@workbay/core/WorkspaceWatch", {
   scoped: Effect.gen(function*() {

@@ -4,6 +4,7 @@ import {
   AgentLogs,
   type AgentLogsQuery,
   AppStatuses,
+  lazily,
   toAgentLog,
   WorkspaceAgentLog,
   WorkspaceAgentLogSource
@@ -14,7 +15,7 @@ import { implement } from "../Handlers.js"
 import { RequestContext } from "../RequestContext.js"
 import { asksForWebSocket, streamSession, upgradeWebSocket } from "../WebSocket.js"
 
-const encodeLog = Schema.encodeSync(WorkspaceAgentLog)
+const encodeLog = lazily(() => Schema.encodeSync(WorkspaceAgentLog))
 
 /**
  * `GET .../logs`, and its old name `.../startup-logs`: the lines, or a WebSocket following them.

@@ -11,7 +11,7 @@ import {
   type HttpApiMiddleware,
   HttpApiSchema
 } from "@effect/platform"
-import { compileEncoder, type FeatureName, type SettingsShape } from "@workbay/core"
+import { compileEncoder, type FeatureName, lazily, type SettingsShape } from "@workbay/core"
 import { Context, type Effect, type Either, Option, type ParseResult, Schema, type SchemaAST } from "effect"
 import FindMyWay from "find-my-way"
 import { type AuditDeclaration, Audited } from "../Audit.js"
@@ -199,12 +199,6 @@ const compileRoute = (
 }
 
 const decodeOptions: SchemaAST.ParseOptions = { errors: "all", onExcessProperty: "ignore" }
-
-/** `make()` on first call, then the function it made: each endpoint's schemas compile when it is first served. */
-const lazily = <A, B>(make: () => (a: A) => B): (a: A) => B => {
-  let f: ((a: A) => B) | undefined
-  return (a) => (f ??= make())(a)
-}
 
 const decoderOf = (schema: Option.Option<Schema.Schema.Any>): Decoder | undefined =>
   Option.getOrUndefined(

@@ -5,6 +5,7 @@
  */
 import {
   type JobLogsQuery,
+  lazily,
   ProvisionerJobLog,
   type ProvisionerJobRecord,
   ProvisionerJobs,
@@ -27,7 +28,7 @@ export const LogsQuery = Schema.Struct({
   )
 })
 
-const encodeLog = Schema.encodeSync(ProvisionerJobLog)
+const encodeLog = lazily(() => Schema.encodeSync(ProvisionerJobLog))
 
 /**
  * The job's log lines after `after` as a WebSocket: each line one text message, the JSON of a

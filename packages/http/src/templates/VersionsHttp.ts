@@ -1,12 +1,12 @@
 /** Handlers of the template versions group. */
-import { DynamicParametersRequest, type DynamicParametersResponse, TemplateVersions } from "@workbay/core"
+import { DynamicParametersRequest, type DynamicParametersResponse, lazily, TemplateVersions } from "@workbay/core"
 import { Effect, Either, Schema } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 import { jobLogs } from "../provisioners/FollowLogs.js"
 import { CloseCode, upgradeWebSocket, type WebSocketConnection } from "../WebSocket.js"
 
-const decodeRequest = Schema.decodeUnknownEither(Schema.parseJson(DynamicParametersRequest))
+const decodeRequest = lazily(() => Schema.decodeUnknownEither(Schema.parseJson(DynamicParametersRequest)))
 
 /**
  * The dynamic-parameters WebSocket: the form's first answer (id -1, no values), then one answer
