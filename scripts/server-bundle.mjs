@@ -46,6 +46,8 @@ export const bundleOptions = {
   platform: "node",
   target: "node20",
   minify: true,
+  // Non-ASCII characters escaped (esbuild's default, stated here: the launcher reads the script as Latin-1).
+  charset: "ascii",
   legalComments: "none",
   logLevel: "warning",
   conditions: ["@workbay/source"]

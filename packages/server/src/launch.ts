@@ -63,9 +63,11 @@ const compile = (): Script => {
       // No cache: compile as usual.
     }
   }
-  // The CommonJS wrapper, as Node's own loader applies it.
+  // The CommonJS wrapper, as Node's own loader applies it. The bundle is ASCII (esbuild escapes
+  // everything else: `charset: "ascii"` in scripts/server-bundle.mjs), so it is read as Latin-1,
+  // which is the same text without UTF-8's decoding: 20 ms instead of 30-45 for its 2.3 MB.
   return new Script(
-    `(function (exports, require, module, __filename, __dirname) {${readFileSync(filename, "utf8")}\n})`,
+    `(function (exports, require, module, __filename, __dirname) {${readFileSync(filename, "latin1")}\n})`,
     cachedData === undefined ? { filename } : { filename, cachedData }
   )
 }

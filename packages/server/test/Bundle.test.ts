@@ -11,7 +11,7 @@
  */
 import { zipSync } from "fflate"
 import { spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -135,6 +135,13 @@ describe("the built server (dist/main.mjs)", () => {
     writeFileSync(preload, loadReporter(LAZY_LIBRARIES))
   })
   afterAll(() => rmSync(outdir, { recursive: true, force: true }))
+
+  it("is an ASCII script, which the launcher reads as Latin-1", () => {
+    const script = readFileSync(join(outdir, "server.cjs"))
+    expect(script.findIndex((byte) => byte > 0x7f)).toBe(-1)
+    // Text outside ASCII is escaped (the ellipsis of clipped texts).
+    expect(script.includes(Buffer.from("\\u2026"))).toBe(true)
+  })
 
   it("loads its on-demand libraries on their first use, none at start: templates, archives, a license, notifications", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "workbay-bundle-"))
