@@ -2,8 +2,8 @@
  * Functions made on their first call. A schema's parser or encoder (`Schema.decodeUnknownEither`,
  * `Schema.is`, `compileEncoderSync`, ...) compiles the schema when it is made; made at a module's top
  * level, it compiles when the module loads, so at every start-up, for requests that may never
- * come (the agents' and the provisioner daemons' messages, IdP sync's settings, ...): about 40 ms
- * of a restart (bench/README.md, "Sixth round").
+ * come (the agents' and the provisioner daemons' messages, IdP sync's settings, ...): about 20 ms
+ * of a restart's module evaluation (bench/README.md, "Sixth round").
  */
 
 /** `make()` at the first call, then the function it made. */
