@@ -751,6 +751,7 @@ export {
   type ReportCounts,
   type ReportFlush
 } from "./agents/ReportBatch.js"
+export { decodeMetadataUpdate, decodeStatsUpdate } from "./agents/ReportDecoding.js"
 export {
   AGENT_REPLACED_REASON,
   type AgentMetadataRecord,

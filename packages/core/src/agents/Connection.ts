@@ -26,17 +26,16 @@ import { CurrentAgent } from "./AgentAuth.js"
 import { AgentLogs, BatchCreateLogs } from "./Logs.js"
 import { AgentManifest, AgentManifests } from "./Manifest.js"
 import { AgentReportBatch } from "./ReportBatch.js"
+import { decodeMetadataUpdate, decodeStatsUpdate } from "./ReportDecoding.js"
 import {
   AgentReportRepo,
   AgentReports,
   AppHealthUpdate,
   LifecycleUpdate,
-  MetadataUpdate,
   type ReportRefused,
   ScriptCompleted,
   StartupUpdate,
-  STATS_RETENTION_HOURS,
-  StatsUpdate
+  STATS_RETENTION_HOURS
 } from "./Reports.js"
 import { AgentTaskLog, TaskLogAppend } from "./TaskLog.js"
 
@@ -119,8 +118,9 @@ const invalid = (error: ParseResult.ParseError): RpcError => ({
 const decoders = {
   update_lifecycle: lazily(() => Schema.decodeUnknownEither(LifecycleUpdate, { errors: "all" })),
   update_startup: lazily(() => Schema.decodeUnknownEither(StartupUpdate, { errors: "all" })),
-  batch_update_metadata: lazily(() => Schema.decodeUnknownEither(MetadataUpdate, { errors: "all" })),
-  update_stats: lazily(() => Schema.decodeUnknownEither(StatsUpdate, { errors: "all" })),
+  // The periodic reports, most of an agent's messages: without Schema's walk when valid (ReportDecoding.ts).
+  batch_update_metadata: decodeMetadataUpdate,
+  update_stats: decodeStatsUpdate,
   script_completed: lazily(() => Schema.decodeUnknownEither(ScriptCompleted, { errors: "all" })),
   batch_update_app_health: lazily(() => Schema.decodeUnknownEither(AppHealthUpdate, { errors: "all" })),
   batch_create_logs: lazily(() => Schema.decodeUnknownEither(BatchCreateLogs, { errors: "all" })),
