@@ -12,14 +12,22 @@
  * invalid report included, is decoded by Schema, which answers its own value or its own error.
  * `core/test/agents/ReportDecoding.test.ts` compares both on generated reports, valid and not.
  */
-import { Either, type ParseResult, Schema } from "effect"
+import { Either, type ParseResult, Predicate, Schema } from "effect"
+import { GIVE_UP } from "../Encoding.js"
 import { lazily } from "../Lazily.js"
-import { MAX_METADATA_KEYS, MetadataUpdate, StatsUpdate } from "./Reports.js"
+import {
+  MAX_METADATA_KEY_LENGTH,
+  MAX_METADATA_KEYS,
+  MAX_METADATA_REPORTED_LENGTH,
+  MAX_STATS_PROTOCOL_LENGTH,
+  MAX_STATS_PROTOCOLS,
+  MetadataUpdate,
+  StatsUpdate
+} from "./Reports.js"
 
-const GIVE_UP = Symbol("give up")
 type GiveUp = typeof GIVE_UP
 
-const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+const isObject = Predicate.isRecord
 const has = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key)
 
 /** A string of at most `max` UTF-16 units (Schema's `maxLength`). */
@@ -42,15 +50,17 @@ const reportTime = (u: unknown): Date | GiveUp => {
   return Number.isNaN(date.getTime()) || year < 1 || year > 9999 ? GIVE_UP : date
 }
 
+const reported = (u: unknown): u is string => text(u, MAX_METADATA_REPORTED_LENGTH)
+
 const metadataItem = (u: unknown) => {
   if (!isObject(u)) return GIVE_UP
   const key = u.key
   const result = u.result
-  if (!text(key, 128) || key.length < 1 || !isObject(result)) return GIVE_UP
+  if (!text(key, MAX_METADATA_KEY_LENGTH) || key.length < 1 || !isObject(result)) return GIVE_UP
   const collected_at = reportTime(result.collected_at)
   const age = withDefault(result, "age", count, 0)
-  const value = withDefault(result, "value", (v): v is string => text(v, 64 * 1024), "")
-  const error = withDefault(result, "error", (v): v is string => text(v, 64 * 1024), "")
+  const value = withDefault(result, "value", reported, "")
+  const error = withDefault(result, "error", reported, "")
   if (collected_at === GIVE_UP || age === GIVE_UP || value === GIVE_UP || error === GIVE_UP) return GIVE_UP
   return { key, result: { collected_at, age, value, error } }
 }
@@ -71,9 +81,9 @@ const finiteNonNegative = (u: unknown): u is number => typeof u === "number" && 
 const connectionsByProto = (u: unknown): u is Record<string, number> => {
   if (!isObject(u) || Object.getPrototypeOf(u) !== Object.prototype) return false
   const keys = Object.keys(u)
-  if (keys.length > 32) return false
+  if (keys.length > MAX_STATS_PROTOCOLS) return false
   for (const key of keys) {
-    if (key.length > 64 || key === "__proto__" || !count(u[key])) return false
+    if (key.length > MAX_STATS_PROTOCOL_LENGTH || key === "__proto__" || !count(u[key])) return false
   }
   return true
 }
@@ -110,10 +120,11 @@ const fastStats = (u: unknown): StatsUpdate | GiveUp => {
 }
 
 /** The fast paths alone (undefined where they give the report to Schema), for the tests. */
-export const reportFastPaths = {
-  metadata: (u: unknown) => fastMetadata(u) === GIVE_UP ? undefined : fastMetadata(u),
-  stats: (u: unknown) => fastStats(u) === GIVE_UP ? undefined : fastStats(u)
+const alone = <A>(fast: (u: unknown) => A | GiveUp) => (u: unknown): A | undefined => {
+  const value = fast(u)
+  return value === GIVE_UP ? undefined : value
 }
+export const reportFastPaths = { metadata: alone(fastMetadata), stats: alone(fastStats) }
 
 const withFallback =
   <A>(fast: (u: unknown) => A | GiveUp, slow: (u: unknown) => Either.Either<A, ParseResult.ParseError>) =>

@@ -66,14 +66,17 @@ export class StartupUpdate extends Schema.Class<StartupUpdate>("StartupUpdate")(
 export const MAX_METADATA_VALUE_BYTES = 2048
 /** The most metadata keys an agent may hold. */
 export const MAX_METADATA_KEYS = 128
+/** The longest metadata key, and the longest value or error a report may carry (cut to MAX_METADATA_VALUE_BYTES when kept). */
+export const MAX_METADATA_KEY_LENGTH = 128
+export const MAX_METADATA_REPORTED_LENGTH = 64 * 1024
 
 const MetadataItem = Schema.Struct({
-  key: Text(128).pipe(Schema.minLength(1, { message: () => "A metadata key is required." })),
+  key: Text(MAX_METADATA_KEY_LENGTH).pipe(Schema.minLength(1, { message: () => "A metadata key is required." })),
   result: Schema.Struct({
     collected_at: Time,
     age: Schema.optionalWith(Count, { default: () => 0 }),
-    value: Schema.optionalWith(Text(64 * 1024), { default: () => "" }),
-    error: Schema.optionalWith(Text(64 * 1024), { default: () => "" })
+    value: Schema.optionalWith(Text(MAX_METADATA_REPORTED_LENGTH), { default: () => "" }),
+    error: Schema.optionalWith(Text(MAX_METADATA_REPORTED_LENGTH), { default: () => "" })
   })
 })
 
@@ -84,10 +87,14 @@ export class MetadataUpdate extends Schema.Class<MetadataUpdate>("MetadataUpdate
   )
 }) {}
 
+/** The most protocols a stats report counts connections of, and the longest protocol name. */
+export const MAX_STATS_PROTOCOLS = 32
+export const MAX_STATS_PROTOCOL_LENGTH = 64
+
 const StatsBody = Schema.Struct({
   connections_by_proto: Schema.optionalWith(
-    Schema.Record({ key: Text(64), value: Count }).pipe(
-      Schema.filter((r) => Object.keys(r).length <= 32 || "At most 32 protocols.")
+    Schema.Record({ key: Text(MAX_STATS_PROTOCOL_LENGTH), value: Count }).pipe(
+      Schema.filter((r) => Object.keys(r).length <= MAX_STATS_PROTOCOLS || `At most ${MAX_STATS_PROTOCOLS} protocols.`)
     ),
     { default: () => ({}) }
   ),
