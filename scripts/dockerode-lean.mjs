@@ -9,7 +9,25 @@
 // - `./session` and `./buildkit` of dockerode become modules that fail the call that reaches them,
 //   saying why (an image build with BuildKit, or its progress);
 // - docker-modem's `./ssh` becomes a module that loads the real one (and ssh2, from node_modules)
-//   on the first `ssh://` connection, and not before.
+//   on the first `ssh://` connection, and not before;
+// - docker-modem's request code describes each request for its debug log only when that log is on
+//   (`DEBUG=modem`): it ran `util.inspect` over the request's options, agent and sockets included,
+//   with no depth limit, for every call to the daemon.
+import { readFile } from "node:fs/promises"
+
+const MODEM_BEFORE = "  debug('Sending: %s', util.inspect(options, {"
+const MODEM_AFTER = "  debug.enabled && debug('Sending: %s', util.inspect(options, {"
+
+/** docker-modem's lib/modem.js with its request description made only for an enabled debug log; throws when its text differs. */
+export const leanModemSource = (source) => {
+  if (source.split(MODEM_BEFORE).length !== 2) {
+    throw new Error(
+      "scripts/dockerode-lean.mjs: docker-modem's lib/modem.js is not the text this plugin rewrites (another version?); " +
+        "update the plugin to the installed docker-modem"
+    )
+  }
+  return source.replace(MODEM_BEFORE, () => MODEM_AFTER)
+}
 
 /** @type {import("esbuild").Plugin} */
 export const dockerodeLean = {
@@ -36,6 +54,10 @@ export const dockerodeLean = {
     }
     build.onLoad({ filter: /.*/, namespace: "dockerode-lean" }, (args) => ({
       contents: contents[args.path],
+      loader: "js"
+    }))
+    build.onLoad({ filter: /[\\/]docker-modem[\\/]lib[\\/]modem\.js$/ }, async (args) => ({
+      contents: leanModemSource(await readFile(args.path, "utf8")),
       loader: "js"
     }))
   }

@@ -4,6 +4,7 @@ import { build } from "esbuild"
 import { join } from "node:path"
 import { dockerodeLean } from "./dockerode-lean.mjs"
 import { lazyLibraries } from "./lazy-libraries.mjs"
+import { routerLean } from "./router-lean.mjs"
 
 export const serverExternal = [
   // Native and optional modules.
@@ -27,8 +28,11 @@ export const serverExternal = [
   "@opentelemetry/semantic-conventions"
 ]
 
-/** dockerode without BuildKit's gRPC session, ssh2 loaded only for an ssh:// daemon (dockerode-lean.mjs). */
-export const serverPlugins = [dockerodeLean]
+/**
+ * dockerode without BuildKit's gRPC session, ssh2 loaded only for an ssh:// daemon (dockerode-lean.mjs);
+ * find-my-way registering routes without compiling generated code (router-lean.mjs).
+ */
+export const serverPlugins = [dockerodeLean, routerLean]
 
 /**
  * The server's script's: also the libraries that only some requests use, loaded on their first use

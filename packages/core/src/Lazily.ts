@@ -11,3 +11,13 @@ export const lazily = <F extends (...args: Array<any>) => unknown>(make: () => F
   let made: F | undefined
   return ((...args: Parameters<F>) => (made ??= make())(...args)) as F
 }
+
+/**
+ * What `make` makes, made on the first call and shared by every later one: a value that only some
+ * requests need (a route's declared statuses) costs a start nothing, and one built from a library
+ * the server's script loads on first use (scripts/lazy-libraries.mjs) does not load it at start.
+ */
+export const once = <A>(make: () => A): () => A => {
+  let made: { readonly value: A } | undefined
+  return () => (made ??= { value: make() }).value
+}

@@ -6,16 +6,7 @@
  * the `import()` runs.
  */
 import { Effect } from "effect"
-
-/**
- * What `make` makes, made on the first call and shared by every later one. For a value built from
- * a library the server's script loads on first use (scripts/lazy-libraries.mjs): made at module
- * level, it would load the library at every start.
- */
-export const once = <A>(make: () => A): () => A => {
-  let made: { readonly value: A } | undefined
-  return () => (made ??= { value: make() }).value
-}
+import { once } from "./Lazily.js"
 
 /** What `load` imports, imported on the first call and shared by every later one. */
 export const loadOnce = <A>(load: () => Promise<A>): () => Promise<A> => once(load)

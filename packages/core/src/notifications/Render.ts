@@ -5,7 +5,7 @@
  */
 import Handlebars from "handlebars"
 import { Marked, type Token, type Tokens } from "marked"
-import { once } from "../OnDemand.js"
+import { once } from "../Lazily.js"
 import type { TemplateAction, TemplateDefinition } from "./NotificationTemplate.js"
 
 /** What a template sees. */

@@ -8,7 +8,7 @@
  */
 import { Effect, Schema } from "effect"
 import * as YAML from "yaml"
-import { once } from "../OnDemand.js"
+import { once } from "../Lazily.js"
 import { writeTar } from "./Archive.js"
 import { EXAMPLE_FILES } from "./ExampleFiles.js"
 import { WORKBAY_PROVISIONER } from "./WorkbayProvisioner.js"

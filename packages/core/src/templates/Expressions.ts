@@ -9,7 +9,7 @@
  */
 import { Environment, type ParseResult } from "@marcbachmann/cel-js"
 import { Either } from "effect"
-import { once } from "../OnDemand.js"
+import { once } from "../Lazily.js"
 
 /** The longest expression, in characters. */
 export const MAX_EXPRESSION_LENGTH = 2_048

@@ -11,7 +11,7 @@ import {
   type HttpApiMiddleware,
   HttpApiSchema
 } from "@effect/platform"
-import { compileEncoder, type FeatureName, lazily, type SettingsShape } from "@workbay/core"
+import { compileEncoder, type FeatureName, lazily, once, type SettingsShape } from "@workbay/core"
 import { Context, type Effect, type Either, Option, type ParseResult, Schema, type SchemaAST } from "effect"
 import FindMyWay from "find-my-way"
 import { type AuditDeclaration, Audited } from "../Audit.js"
@@ -77,6 +77,18 @@ export interface Routes {
   readonly bodyLimit: (method: string, url: string) => BodyLimit
 }
 
+/**
+ * The router's options. A path parameter of any length reaches the walk, which names it when it is
+ * over the string limit (no route has a regex parameter to protect). A path that is not valid
+ * percent-encoding matches the bad-URL handler, whose store is null.
+ */
+export const ROUTER_OPTIONS: FindMyWay.Config<FindMyWay.HTTPVersion.V1> = {
+  ignoreTrailingSlash: true,
+  caseSensitive: true,
+  maxParamLength: Number.MAX_SAFE_INTEGER,
+  onBadUrl: () => undefined
+}
+
 /** Compiles `api` with its handlers; every endpoint must have one, and every state-changing one an audit declaration. */
 export const compileRoutes = <R>(
   api: HttpApi.HttpApi.Any,
@@ -85,16 +97,7 @@ export const compileRoutes = <R>(
   settings: SettingsShape,
   options: DispatchOptions
 ): Routes => {
-  // A path parameter of any length reaches the walk, which names it when it is over the string
-  // limit (no route has a regex parameter to protect). A path that is not valid percent-encoding
-  // matches the bad-URL handler, whose store is null.
-  const router = FindMyWay({
-    ignoreTrailingSlash: true,
-    caseSensitive: true,
-    maxParamLength: Number.MAX_SAFE_INTEGER,
-    onBadUrl: () => undefined
-  })
-  let hasBinaryBodies = false
+  const router = FindMyWay(ROUTER_OPTIONS)
   const rootPrefixes: Array<string> = []
   const byGroup = new Map(implementations.map((i) => [i.group, i.handlers]))
   const groups = (api as unknown as HttpApi.HttpApi.AnyWithProps).groups
@@ -109,7 +112,6 @@ export const compileRoutes = <R>(
       // The spec serves the OAuth2 and discovery families at the root too.
       const root = rootFormOf(endpoint.path)
       if (root !== undefined) router.on(endpoint.method as FindMyWay.HTTPMethod, root, () => undefined, route)
-      if (route.binaryBody !== undefined) hasBinaryBodies = true
       // A route declared outside /api/v2 (the agent's executables at /bin/): its paths are the service's.
       if (!endpoint.path.startsWith("/api/v2/")) rootPrefixes.push(endpoint.path.split(":")[0]!)
     }
@@ -142,7 +144,6 @@ export const compileRoutes = <R>(
   const textBody: BodyLimit = { maxBytes: options.maxBodyBytes, binary: false }
   const rawBody: BodyLimit = { maxBytes: options.maxFileBytes, binary: true }
   const bodyLimit = (method: string, url: string): BodyLimit => {
-    if (!hasBinaryBodies) return textBody
     const q = url.indexOf("?")
     const route = router.find(method as FindMyWay.HTTPMethod, q < 0 ? url : url.slice(0, q))?.store as
       | CompiledRoute
@@ -160,16 +161,26 @@ const compileRoute = (
   handler: CompiledRoute["handler"],
   rateLimits: RateLimits
 ): CompiledRoute => {
-  const successAst = endpoint.successSchema.ast
-  const isVoid = HttpApiSchema.isVoid(successAst)
-  const successStatuses = successStatusesOf(successAst)
-  const successEncodings = isVoid ? [] : encodingsOf(successAst)
   const audit = Context.getOption(endpoint.annotations, Audited)
   if (endpoint.method !== "GET" && Option.isNone(audit)) {
     throw new Error(
       `${group.identifier}.${endpoint.name} changes state but declares no audit (audited/notAudited).`
     )
   }
+  // What the schemas declare (success statuses and encodings, a binary body, repeated query keys)
+  // is read on the route's first request: read here, it made every endpoint's class schemas build
+  // their transformations at each start, about 20 ms for 317 endpoints.
+  const success = once(() => successOf(endpoint.successSchema.ast))
+  const arrayQueryKeys = once(() =>
+    Option.match(endpoint.urlParamsSchema, {
+      onNone: () => new Set<string>(),
+      onSome: (s) => arrayKeys(s.ast)
+    })
+  )
+  const binaryBody = once(() => binaryBodyOf(endpoint.payloadSchema))
+  const encodeSuccess = once(() =>
+    success().isVoid ? undefined : lazily(() => compileEncoder(endpoint.successSchema as Schema.Schema<any, any>))
+  )
   return {
     name: `${group.identifier}.${endpoint.name}`,
     template: endpoint.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}"),
@@ -177,20 +188,25 @@ const compileRoute = (
     // Compiled on first use: compiling every endpoint's schemas would cost start-up about 25 ms.
     decodePath: decoderOf(endpoint.pathSchema),
     decodeQuery: decoderOf(endpoint.urlParamsSchema),
-    arrayQueryKeys: Option.match(endpoint.urlParamsSchema, {
-      onNone: () => new Set<string>(),
-      onSome: (s) => arrayKeys(s.ast)
-    }),
+    get arrayQueryKeys() {
+      return arrayQueryKeys()
+    },
     decodePayload: decoderOf(endpoint.payloadSchema),
-    encodeSuccess: isVoid
-      ? undefined
-      : lazily(() => compileEncoder(endpoint.successSchema as Schema.Schema<any, any>)),
-    status: successStatuses[0]!,
-    successStatuses,
-    binaryBody: binaryBodyOf(endpoint.payloadSchema),
-    binarySuccess: successEncodings.length > 0 && successEncodings.every((e) => e.kind === "Uint8Array")
-      ? successEncodings[0]!.contentType
-      : undefined,
+    get encodeSuccess() {
+      return encodeSuccess()
+    },
+    get status() {
+      return success().statuses[0]!
+    },
+    get successStatuses() {
+      return success().statuses
+    },
+    get binaryBody() {
+      return binaryBody()
+    },
+    get binarySuccess() {
+      return success().binary
+    },
     handler,
     audit: Option.isSome(audit) && audit.value !== false ? audit.value : undefined,
     feature: featureOf(endpoint.method, endpoint.path),
@@ -234,6 +250,22 @@ const binaryBodyOf = (schema: Option.Option<Schema.Schema.All>): ReadonlyArray<s
   return encodings.every((e) => e.kind === "Uint8Array") ? encodings.map((e) => e.contentType.toLowerCase()) : undefined
 }
 
+/**
+ * What a success schema declares: whether it is void, its statuses in declaration order (a union's
+ * members may each carry one), and the content type of a binary success.
+ */
+const successOf = (ast: SchemaAST.AST) => {
+  const isVoid = HttpApiSchema.isVoid(ast)
+  const encodings = isVoid ? [] : encodingsOf(ast)
+  return {
+    isVoid,
+    statuses: successStatusesOf(ast),
+    binary: encodings.length > 0 && encodings.every((e) => e.kind === "Uint8Array")
+      ? encodings[0]!.contentType
+      : undefined
+  }
+}
+
 /** The success statuses in declaration order: a union's members may each carry one. */
 const successStatusesOf = (ast: SchemaAST.AST): ReadonlyArray<number> =>
   HttpApiSchema.AnnotationStatus in ast.annotations || ast._tag !== "Union"
@@ -260,7 +292,7 @@ const authenticationOf = (
  * The root form of an `/api/v2` path of the OAuth2 or discovery families (`/oauth2/...`,
  * `/.well-known/oauth-...`), which the spec serves at both; undefined for any other path.
  */
-const rootFormOf = (path: string): string | undefined =>
+export const rootFormOf = (path: string): string | undefined =>
   path.startsWith("/api/v2/oauth2/") || path.startsWith("/api/v2/.well-known/oauth-")
     ? path.slice("/api/v2".length)
     : undefined
