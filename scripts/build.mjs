@@ -4,6 +4,7 @@
 //   packages/server/dist/server.cjs.cache   V8's code cache for it, made by starting the server once
 //   packages/server/dist/main.mjs           the entry (src/launch.ts): runs server.cjs with that cache
 //   packages/cli/dist/workbay.mjs           the workbay command line, which its bin (packages/cli/bin) runs
+//   packages/cli/dist/chunks/               what only some of its commands read
 //   packages/agent/dist/bin/                the agent as an executable with no Node needed, which the
 //                                           server serves at /bin (scripts/agent-binaries.mjs)
 //   packages/dashboard/dist/                the web dashboard (Vite: index.html and hashed assets/),
@@ -20,7 +21,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { buildDashboard } from "../packages/dashboard/build.mjs"
 import { buildAgentBinaries } from "./agent-binaries.mjs"
-import { buildServerScripts, bundleOptions, serverPlugins } from "./server-bundle.mjs"
+import { buildCli } from "./cli-bundle.mjs"
+import { buildServerScripts, bundleOptions } from "./server-bundle.mjs"
 
 const outdir = "packages/server/dist"
 // This build's own files only: the test runs' bundles beside them (packages/server/test/bundles.ts,
@@ -48,21 +50,9 @@ await build({
   external: ["bufferutil", "utf-8-validate", "@lydell/node-pty", "ssh2"]
 })
 
-// The workbay command line (packages/cli): one script its bin runs (docs/cli.md).
-await build({
-  ...bundleOptions,
-  entryPoints: ["packages/cli/src/index.ts"],
-  outfile: "packages/cli/dist/workbay.mjs",
-  format: "esm",
-  // ws is CommonJS, as for the agent above.
-  banner: {
-    js: "import { createRequire as __cliRequire } from 'node:module'; const require = __cliRequire(import.meta.url);"
-  },
-  // node-pty and ssh2 as for the agent above: `workbay scaletest` runs light agents (the agent's code).
-  external: ["bufferutil", "utf-8-validate", "@lydell/node-pty", "ssh2"],
-  // `workbay provisioner start` runs the Docker driver: dockerode as the server bundles it.
-  plugins: serverPlugins
-})
+// The workbay command line (packages/cli): the script its bin runs and the chunks only some commands
+// read (scripts/cli-bundle.mjs, docs/cli.md).
+await buildCli("packages/cli/dist", "packages/cli/src/index.ts", bundleOptions)
 
 // The agent's executable for this platform (a few seconds; skipped when current). A platform
 // Node cannot make one on still gets a server, which then serves no /bin files.

@@ -3,18 +3,17 @@
  * with its own home and configuration folders, against a real server process
  * (packages/server/test/process.ts).
  */
-import { build } from "esbuild"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { dockerodeLean } from "../../../scripts/dockerode-lean.mjs"
+import { buildCli } from "../../../scripts/cli-bundle.mjs"
 
 const entry = fileURLToPath(new URL("../src/bin.ts", import.meta.url))
 const cacheDir = fileURLToPath(new URL("../../../node_modules/.cache/workbay-cli-bundles", import.meta.url))
 
-/** Bundles the command into a fresh folder: the script to run with `node`. */
+/** Bundles the command into a fresh folder: the script to run with `node` (its chunks beside it). */
 export const bundleCli = async (): Promise<string> => {
   // Under the checkout's node_modules, so that the packages left outside the bundle (the agent's
   // ssh2 and node-pty, which `workbay scaletest` loads) resolve as from an installed CLI.
@@ -24,24 +23,11 @@ export const bundleCli = async (): Promise<string> => {
     const path = join(cacheDir, old)
     if (Date.now() - statSync(path).mtimeMs > 2 * 3_600_000) rmSync(path, { recursive: true, force: true })
   }
-  const outfile = join(mkdtempSync(join(cacheDir, "workbay-cli-bundle-")), "workbay.mjs")
-  await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "esm",
+  // As the build makes it (scripts/cli-bundle.mjs), not minified.
+  return buildCli(mkdtempSync(join(cacheDir, "workbay-cli-bundle-")), entry, {
     conditions: ["@workbay/source"],
-    logLevel: "warning",
-    external: ["bufferutil", "utf-8-validate", "@lydell/node-pty", "ssh2"],
-    // `workbay provisioner start` runs the Docker driver: dockerode as the server bundles it.
-    plugins: [dockerodeLean],
-    banner: {
-      js: "import { createRequire as __cliRequire } from 'node:module'; const require = __cliRequire(import.meta.url);"
-    }
+    logLevel: "warning"
   })
-  return outfile
 }
 
 export interface Run {
