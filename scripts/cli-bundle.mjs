@@ -10,6 +10,7 @@ import { build } from "esbuild"
 import { rmSync } from "node:fs"
 import { join } from "node:path"
 import { dockerodeLean } from "./dockerode-lean.mjs"
+import { schemaLean } from "./schema-lean.mjs"
 
 /**
  * Bundles the command from `entry` into `outdir` (emptied first): `workbay.mjs` and its chunks.
@@ -38,8 +39,9 @@ export const buildCli = async (outdir, entry, common) => {
     // node-pty loads its native pty.node, ssh2 its optional native parts: both from node_modules
     // (`workbay scaletest` runs light agents, the agent's code).
     external: ["bufferutil", "utf-8-validate", "@lydell/node-pty", "ssh2"],
-    // `workbay provisioner start` runs the Docker driver: dockerode as the server bundles it.
-    plugins: [dockerodeLean]
+    // `workbay provisioner start` runs the Docker driver: dockerode as the server bundles it; Effect's
+    // schemas made as in the server's bundle (schema-lean.mjs).
+    plugins: [dockerodeLean, schemaLean]
   })
   return join(outdir, "workbay.mjs")
 }

@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { dockerodeLean } from "./dockerode-lean.mjs"
 import { lazyLibraries } from "./lazy-libraries.mjs"
 import { routerLean } from "./router-lean.mjs"
+import { schemaLean } from "./schema-lean.mjs"
 
 export const serverExternal = [
   // Native and optional modules.
@@ -30,9 +31,10 @@ export const serverExternal = [
 
 /**
  * dockerode without BuildKit's gRPC session, ssh2 loaded only for an ssh:// daemon (dockerode-lean.mjs);
- * find-my-way registering routes without compiling generated code (router-lean.mjs).
+ * find-my-way registering routes without compiling generated code (router-lean.mjs); Effect's
+ * schemas made without a class of methods each (schema-lean.mjs).
  */
-export const serverPlugins = [dockerodeLean, routerLean]
+export const serverPlugins = [dockerodeLean, routerLean, schemaLean]
 
 /**
  * The server's script's: also the libraries that only some requests use, loaded on their first use

@@ -169,12 +169,11 @@ export const call = <A>(
     })
   )
 
-/** Whether the daemon answers, and its version. */
-export const ping = (docker: Docker) =>
-  Effect.zipRight(
-    call("reach the Docker daemon", () => docker.ping(), Duration.seconds(5)),
-    call("read the Docker daemon's version", () => docker.version(), Duration.seconds(5))
-  )
+/**
+ * Whether the daemon answers, and its version: one round trip (`GET /version` answers only from a
+ * daemon that `GET /_ping` would find up; asking both cost a start-up a second round trip).
+ */
+export const ping = (docker: Docker) => call("reach the Docker daemon", () => docker.version(), Duration.seconds(5))
 
 /** `undefined` for a 404 (no such thing), else the value or the failure. */
 export const orMissing = <A>(effect: Effect.Effect<A, DockerError>): Effect.Effect<A | undefined, DockerError> =>

@@ -91,9 +91,8 @@ const certFolder = (dir: string, name: string, ca: string, client: string) => {
   return folder
 }
 
-/** What an engine answers to `ping`'s two calls. */
+/** What an engine answers to `ping`'s call. */
 const answer = (req: IncomingMessage, res: ServerResponse) => {
-  if (req.url?.endsWith("/_ping")) return res.end("OK")
   if (req.url?.endsWith("/version")) {
     res.setHeader("content-type", "application/json")
     return res.end(JSON.stringify({ Version: "tls-test" }))

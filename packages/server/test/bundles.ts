@@ -37,7 +37,7 @@ const files = (dir: string): Array<string> =>
     entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]
   )
 
-/** A hash of the sources of every package, the lock file, the dockerode plugin and this file. */
+/** A hash of the sources of every package, the lock file, the bundles' plugins and this file. */
 const inputsHash = () => {
   const hash = createHash("sha256")
   const inputs = [
@@ -48,6 +48,8 @@ const inputsHash = () => {
     join(root, "scripts", "dockerode-lean.mjs"),
     join(root, "scripts", "server-bundle.mjs"),
     join(root, "scripts", "lazy-libraries.mjs"),
+    join(root, "scripts", "router-lean.mjs"),
+    join(root, "scripts", "schema-lean.mjs"),
     fileURLToPath(import.meta.url)
   ].sort()
   for (const file of inputs) hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0")
