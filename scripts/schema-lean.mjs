@@ -15,8 +15,9 @@
 // method's closure held from the class itself (`this.ast`, `this.fields`, ... which hold the same
 // values); each schema is a class extending its kind's base with only its own data as static
 // fields (`ast`, `fields`, `members`, and the `make` arrow that validates with that very class).
-// What a schema is, gives and does is unchanged: the same AST, the same statics to read (own or
-// inherited), the same decoding, encoding, annotations and JSON Schema.
+// A class schema's five derived schemas are made when first read rather than as it is defined
+// (`LAZY_CLASS_PARTS` below). What a schema is, gives and does is unchanged: the same AST, the
+// same statics to read (own or inherited), the same decoding, encoding, annotations and JSON Schema.
 // packages/core/test/SchemaLean.test.ts bundles Effect's Schema with and without this plugin and
 // compares both on every schema core exports. The replaced text is checked: an Effect whose
 // Schema module differs fails the build, saying so.
@@ -251,9 +252,95 @@ const REWRITES = [
   ]
 ]
 
+// A class schema (`Schema.Class`, `TaggedClass`, `TaggedError`, `TaggedRequest`) derives five
+// annotated schemas from its fields' schema: its type side, its encoded side, the schema its
+// constructor validates with, and two surrogates of its AST. Effect makes them as the class is
+// defined; here each is made the first time it is read (the class's AST, its first construction,
+// its description), from the same values. The service defines 287 class schemas at start.
+const LAZY_CLASS_PARTS = [
+  [
+    `  const typeSchema_ = typeSchema(schema);
+  const declarationSurrogate = typeSchema_.annotations({
+    identifier,
+    ...typeAnnotations
+  });
+  const typeSide = typeSchema_.annotations({
+    [AST.AutoTitleAnnotationId]: \`\${identifier} (Type side)\`,
+    ...typeAnnotations
+  });
+  const constructorSchema = schema.annotations({
+    [AST.AutoTitleAnnotationId]: \`\${identifier} (Constructor)\`,
+    ...typeAnnotations
+  });
+  const encodedSide = schema.annotations({
+    [AST.AutoTitleAnnotationId]: \`\${identifier} (Encoded side)\`,
+    ...encodedAnnotations
+  });
+  const transformationSurrogate = schema.annotations({
+    ...encodedAnnotations,
+    ...typeAnnotations,
+    ...transformationAnnotations
+  });
+  const fallbackInstanceOf = u => Predicate.hasProperty(u, classSymbol) && ParseResult.is(typeSide)(u);`,
+    `  // scripts/schema-lean.mjs: each derived schema made when first read.
+  const lazily = build => {
+    let value;
+    let made = false;
+    return () => {
+      if (!made) {
+        value = build();
+        made = true;
+      }
+      return value;
+    };
+  };
+  const typeSchema_ = lazily(() => typeSchema(schema));
+  const declarationSurrogate = lazily(() => typeSchema_().annotations({
+    identifier,
+    ...typeAnnotations
+  }));
+  const typeSide = lazily(() => typeSchema_().annotations({
+    [AST.AutoTitleAnnotationId]: \`\${identifier} (Type side)\`,
+    ...typeAnnotations
+  }));
+  const constructorSchema = lazily(() => schema.annotations({
+    [AST.AutoTitleAnnotationId]: \`\${identifier} (Constructor)\`,
+    ...typeAnnotations
+  }));
+  const encodedSide = lazily(() => schema.annotations({
+    [AST.AutoTitleAnnotationId]: \`\${identifier} (Encoded side)\`,
+    ...encodedAnnotations
+  }));
+  const transformationSurrogate = lazily(() => schema.annotations({
+    ...encodedAnnotations,
+    ...typeAnnotations,
+    ...transformationAnnotations
+  }));
+  const fallbackInstanceOf = u => Predicate.hasProperty(u, classSymbol) && ParseResult.is(typeSide())(u);`
+  ],
+  [
+    `props = ParseResult.validateSync(constructorSchema)(props);`,
+    `props = ParseResult.validateSync(constructorSchema())(props);`
+  ],
+  [`ParseResult.encodeUnknown(typeSide)(input, options)`, `ParseResult.encodeUnknown(typeSide())(input, options)`],
+  [
+    `[AST.SurrogateAnnotationId]: declarationSurrogate.ast,`,
+    `[AST.SurrogateAnnotationId]: declarationSurrogate().ast,`
+  ],
+  [`out = transform(encodedSide, declaration, {`, `out = transform(encodedSide(), declaration, {`],
+  [
+    `[AST.SurrogateAnnotationId]: transformationSurrogate.ast,`,
+    `[AST.SurrogateAnnotationId]: transformationSurrogate().ast,`
+  ],
+  [
+    "return `(${String(encodedSide)} <-> ${identifier})`;",
+    "return `(${String(encodedSide())} <-> ${identifier})`;"
+  ]
+]
+
 /** Effect's Schema.js (dist/esm) with its schema classes made as above; throws when its text differs. */
 export const leanSchemaSource = (source) =>
-  REWRITES.reduce((text, [before, after]) => {
+  [...REWRITES, ...LAZY_CLASS_PARTS].reduce((text, [before, after]) => {
     const at = text.indexOf(before)
     if (at < 0 || text.indexOf(before, at + 1) >= 0) {
       throw new Error(
