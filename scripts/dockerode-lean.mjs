@@ -14,20 +14,18 @@
 //   (`DEBUG=modem`): it ran `util.inspect` over the request's options, agent and sockets included,
 //   with no depth limit, for every call to the daemon.
 import { readFile } from "node:fs/promises"
+import { rewriteChecked } from "./checked-rewrite.mjs"
 
 const MODEM_BEFORE = "  debug('Sending: %s', util.inspect(options, {"
 const MODEM_AFTER = "  debug.enabled && debug('Sending: %s', util.inspect(options, {"
 
 /** docker-modem's lib/modem.js with its request description made only for an enabled debug log; throws when its text differs. */
-export const leanModemSource = (source) => {
-  if (source.split(MODEM_BEFORE).length !== 2) {
-    throw new Error(
-      "scripts/dockerode-lean.mjs: docker-modem's lib/modem.js is not the text this plugin rewrites (another version?); " +
-        "update the plugin to the installed docker-modem"
-    )
-  }
-  return source.replace(MODEM_BEFORE, () => MODEM_AFTER)
-}
+export const leanModemSource = (source) =>
+  rewriteChecked(source, [[MODEM_BEFORE, MODEM_AFTER]], {
+    plugin: "dockerode-lean.mjs",
+    file: "docker-modem's lib/modem.js",
+    library: "docker-modem"
+  })
 
 /** @type {import("esbuild").Plugin} */
 export const dockerodeLean = {

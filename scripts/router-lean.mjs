@@ -17,6 +17,7 @@
 // runs the stock router and the bundled one on the service's own routes and compares their answers.
 // The replaced text is checked: a find-my-way whose source differs fails the build, saying so.
 import { readFile } from "node:fs/promises"
+import { rewriteChecked } from "./checked-rewrite.mjs"
 
 const NODE_BEFORE =
   /function compilePrefixMatch \(prefix\) \{\n[\s\S]*?\n  return new Function\('path', 'i'[^\n]*\n\}\n/
@@ -97,15 +98,11 @@ const REWRITES = {
 
 /** find-my-way's `file` source with its compiled functions replaced by closures; throws when its text differs. */
 export const leanRouterSource = (file, source) =>
-  REWRITES[file].reduce((text, [before, after]) => {
-    if (!before.test(text)) {
-      throw new Error(
-        `scripts/router-lean.mjs: find-my-way's lib/${file} is not the text this plugin rewrites (another version?); ` +
-          "update the plugin to the installed find-my-way"
-      )
-    }
-    return text.replace(before, () => after)
-  }, source)
+  rewriteChecked(source, REWRITES[file], {
+    plugin: "router-lean.mjs",
+    file: `find-my-way's lib/${file}`,
+    library: "find-my-way"
+  })
 
 /** @type {import("esbuild").Plugin} */
 export const routerLean = {

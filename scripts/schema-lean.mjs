@@ -22,6 +22,7 @@
 // compares both on every schema core exports. The replaced text is checked: an Effect whose
 // Schema module differs fails the build, saying so.
 import { readFile } from "node:fs/promises"
+import { rewriteChecked } from "./checked-rewrite.mjs"
 
 /** The bases, put right after `variance` (which `SchemaBase` reads as it is defined). */
 const VARIANCE = `const variance = {
@@ -340,16 +341,11 @@ const LAZY_CLASS_PARTS = [
 
 /** Effect's Schema.js (dist/esm) with its schema classes made as above; throws when its text differs. */
 export const leanSchemaSource = (source) =>
-  [...REWRITES, ...LAZY_CLASS_PARTS].reduce((text, [before, after]) => {
-    const at = text.indexOf(before)
-    if (at < 0 || text.indexOf(before, at + 1) >= 0) {
-      throw new Error(
-        "scripts/schema-lean.mjs: effect's dist/esm/Schema.js is not the text this plugin rewrites (another version?); " +
-          `update the plugin to the installed effect (looked for: ${before.split("\n")[0].trim()})`
-      )
-    }
-    return text.slice(0, at) + after + text.slice(at + before.length)
-  }, source)
+  rewriteChecked(source, [...REWRITES, ...LAZY_CLASS_PARTS], {
+    plugin: "schema-lean.mjs",
+    file: "effect's dist/esm/Schema.js",
+    library: "effect"
+  })
 
 /** @type {import("esbuild").Plugin} */
 export const schemaLean = {

@@ -50,6 +50,7 @@ const inputsHash = () => {
     join(root, "scripts", "lazy-libraries.mjs"),
     join(root, "scripts", "router-lean.mjs"),
     join(root, "scripts", "schema-lean.mjs"),
+    join(root, "scripts", "checked-rewrite.mjs"),
     fileURLToPath(import.meta.url)
   ].sort()
   for (const file of inputs) hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0")

@@ -6,40 +6,30 @@
  * of its encoded side and with junk (decoding, validating, re-encoding, `make`). Generated from the
  * same seeds, the values are the same in both bundles.
  */
-import * as WorkbayCore from "@workbay/core"
-import { WorkbayApi as Api } from "@workbay/http"
-import { Arbitrary as A, Either as E, FastCheck as F, JSONSchema as J, ParseResult as P, Schema as S } from "effect"
-import type * as Effect from "effect"
+import * as Core from "@workbay/core"
+import { WorkbayApi } from "@workbay/http"
+import { Arbitrary, Either, FastCheck, JSONSchema, ParseResult, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { writeFileSync } from "node:fs"
 
-interface Bundle {
-  readonly Core: Record<string, unknown>
-  readonly WorkbayApi: {
-    readonly groups: Record<string, { readonly endpoints: Record<string, Record<string, unknown>> }>
-  }
-  readonly Schema: typeof Effect.Schema
-  readonly JSONSchema: typeof Effect.JSONSchema
-  readonly Arbitrary: typeof Effect.Arbitrary
-  readonly FastCheck: typeof Effect.FastCheck
-  readonly ParseResult: typeof Effect.ParseResult
-  readonly Either: typeof Effect.Either
-}
-
-type AnySchema = Effect.Schema.Schema.Any
+type AnySchema = Schema.Schema.Any
 
 /**
  * The schemas to compare, by a name that is the same in both bundles: core's exports, the
  * endpoints' schemas, and what is made from each of them.
  */
-const catalogue = (b: Bundle): Map<string, AnySchema> => {
+const catalogue = (): Map<string, AnySchema> => {
   const out = new Map<string, AnySchema>()
   const add = (name: string, value: unknown) => {
-    if (b.Schema.isSchema(value) && !out.has(name)) out.set(name, value as AnySchema)
+    if (Schema.isSchema(value) && !out.has(name)) out.set(name, value as AnySchema)
   }
-  for (const [name, value] of Object.entries(b.Core)) add(`core.${name}`, value)
-  for (const [groupName, group] of Object.entries(b.WorkbayApi.groups)) {
-    for (const [endpointName, endpoint] of Object.entries(group.endpoints)) {
+  for (const [name, value] of Object.entries(Core)) add(`core.${name}`, value)
+  for (const [groupName, group] of Object.entries(WorkbayApi.groups)) {
+    for (
+      const [endpointName, endpoint] of Object.entries(
+        group.endpoints as unknown as Record<string, Record<string, unknown>>
+      )
+    ) {
       const at = `api.${groupName}.${endpointName}`
       for (const part of ["pathSchema", "urlParamsSchema", "payloadSchema", "headersSchema"]) {
         const option = endpoint[part] as { _tag: string; value?: unknown } | undefined
@@ -50,8 +40,8 @@ const catalogue = (b: Bundle): Map<string, AnySchema> => {
   }
   for (const [name, schema] of [...out]) {
     out.set(`${name}+annotations`, schema.annotations({ title: "retitled", description: "described" }))
-    out.set(`${name}+array`, b.Schema.Array(schema))
-    out.set(`${name}+struct`, b.Schema.Struct({ inner: schema, other: b.Schema.optional(b.Schema.Number) }))
+    out.set(`${name}+array`, Schema.Array(schema))
+    out.set(`${name}+struct`, Schema.Struct({ inner: schema, other: Schema.optional(Schema.Number) }))
     const fields = (schema as { fields?: Record<string, unknown> }).fields
     const first = fields === undefined ? undefined : Object.keys(fields)[0]
     if (first !== undefined && typeof (schema as { pick?: unknown }).pick === "function") {
@@ -95,10 +85,10 @@ const describeValue = (value: unknown): string => {
 }
 
 /** What a schema is: its description, AST, JSON Schema and the statics its kind gives. */
-const shapeOf = (b: Bundle, schema: AnySchema): string => {
+const shapeOf = (schema: AnySchema): string => {
   // The data statics with each schema in them named by its description (a schema is a class).
   const named = (v: unknown): unknown =>
-    b.Schema.isSchema(v)
+    Schema.isSchema(v)
       ? `[schema ${String(v)}]`
       : Array.isArray(v)
       ? v.map(named)
@@ -124,7 +114,7 @@ const shapeOf = (b: Bundle, schema: AnySchema): string => {
   const statics = [...data, ...methods]
   let jsonSchema: string
   try {
-    jsonSchema = JSON.stringify(b.JSONSchema.make(schema))
+    jsonSchema = JSON.stringify(JSONSchema.make(schema))
   } catch (e) {
     jsonSchema = `throws ${(e as Error).message}`
   }
@@ -132,13 +122,13 @@ const shapeOf = (b: Bundle, schema: AnySchema): string => {
 }
 
 /** The outcome of `f`: the value, or the failure's message. */
-const outcome = (b: Bundle, f: () => unknown): string => {
+const outcome = (f: () => unknown): string => {
   try {
     const result = f()
-    if (b.Either.isEither(result)) {
-      return b.Either.isRight(result)
+    if (Either.isEither(result)) {
+      return Either.isRight(result)
         ? `right ${describeValue(result.right)}`
-        : `left ${b.ParseResult.TreeFormatter.formatIssueSync((result.left as Effect.ParseResult.ParseError).issue)}`
+        : `left ${ParseResult.TreeFormatter.formatIssueSync((result.left as ParseResult.ParseError).issue)}`
     }
     return `value ${describeValue(result)}`
   } catch (e) {
@@ -149,8 +139,8 @@ const outcome = (b: Bundle, f: () => unknown): string => {
 const JUNK: ReadonlyArray<unknown> = [undefined, null, "", "x", 0, -1.5, true, [], {}, [1, "a"], { id: 1 }]
 
 /** What `schema` does with generated values (given encoded, as a client sends them) and with junk. */
-const behaviourOf = (b: Bundle, schema: AnySchema, encodedSamples: ReadonlyArray<unknown>) => {
-  const S = b.Schema as unknown as {
+const behaviourOf = (schema: AnySchema, encodedSamples: ReadonlyArray<unknown>) => {
+  const S = Schema as unknown as {
     decodeUnknownEither: (s: AnySchema) => (u: unknown) => unknown
     encodeUnknownEither: (s: AnySchema) => (u: unknown) => unknown
     decodeUnknownSync: (s: AnySchema) => (u: unknown) => unknown
@@ -159,18 +149,18 @@ const behaviourOf = (b: Bundle, schema: AnySchema, encodedSamples: ReadonlyArray
   }
   const make = (schema as { make?: unknown }).make
   return [...encodedSamples, ...JUNK].map((input) => {
-    const decoded = outcome(b, () => S.decodeUnknownEither(schema)(input))
+    const decoded = outcome(() => S.decodeUnknownEither(schema)(input))
     let reencoded = "-"
     let valid = "-"
     let made = "-"
     try {
       const value = S.decodeUnknownSync(schema)(input)
-      reencoded = outcome(b, () => S.encodeUnknownEither(schema)(value))
+      reencoded = outcome(() => S.encodeUnknownEither(schema)(value))
       valid = String(S.is(schema)(value))
       // Called detached, as `.map(X.make)` does.
       if (typeof make === "function" && value !== null && typeof value === "object" && !Array.isArray(value)) {
         const detached = make as (v: unknown) => unknown
-        made = outcome(b, () => S.encodeSync(schema)(detached({ ...value })))
+        made = outcome(() => S.encodeSync(schema)(detached({ ...value })))
       }
     } catch {
       // Not decodable: the decoding's outcome above says why.
@@ -180,48 +170,37 @@ const behaviourOf = (b: Bundle, schema: AnySchema, encodedSamples: ReadonlyArray
 }
 
 /**
- * Values of `schema`'s encoded side, as a client sends them, generated by the stock bundle (the same
- * for both). Its encoded side has no refinements (a filter with no arbitrary of its own has
+ * Values of `schema`'s encoded side, as a client sends them, generated from `seed` (the same
+ * in both bundles). Its encoded side has no refinements (a filter with no arbitrary of its own has
  * fast-check generate until one passes, which for a pattern may be forever); those it refuses are
  * compared as refusals.
  */
-const samplesOf = (b: Bundle, schema: AnySchema, seed: number): ReadonlyArray<unknown> => {
+const samplesOf = (schema: AnySchema, seed: number): ReadonlyArray<unknown> => {
   try {
-    return b.FastCheck.sample(b.Arbitrary.make(b.Schema.encodedSchema(schema)), { seed, numRuns: 4 })
+    return FastCheck.sample(Arbitrary.make(Schema.encodedSchema(schema)), { seed, numRuns: 4 })
   } catch {
     // No arbitrary for it (a declaration without one): junk only.
     return []
   }
 }
 
-const bundle = {
-  Core: WorkbayCore as unknown as Record<string, unknown>,
-  WorkbayApi: Api as unknown as Bundle["WorkbayApi"],
-  Schema: S,
-  JSONSchema: J,
-  Arbitrary: A,
-  FastCheck: F,
-  ParseResult: P,
-  Either: E
-} satisfies Bundle
-
 const hash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16)
 
 /** The chain of classes a struct schema is made of, and the methods it has as its own. */
-const struct = S.Struct({ a: S.String })
+const struct = Schema.Struct({ a: Schema.String })
 const chain: Array<string> = []
-for (let c: unknown = S.Struct({}); c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+for (let c: unknown = Schema.Struct({}); c !== Function.prototype; c = Object.getPrototypeOf(c)) {
   chain.push((c as { name: string }).name)
 }
 const ownMethods = ["annotations", "pick", "omit", "pipe", "toString"].filter((m) => Object.hasOwn(struct, m))
 
-const schemas = catalogue(bundle)
+const schemas = catalogue()
 let seed = 1
 let decoded = 0
 const fingerprints = [...schemas].map(([name, schema]) => {
-  const shape = hash(shapeOf(bundle, schema))
+  const shape = hash(shapeOf(schema))
   if (name.includes("+")) return { name, shape }
-  const behaviour = behaviourOf(bundle, schema, samplesOf(bundle, schema, seed++))
+  const behaviour = behaviourOf(schema, samplesOf(schema, seed++))
   decoded += behaviour.filter((b) => b.decoded.startsWith("right")).length
   return { name, shape, behaviour: hash(JSON.stringify(behaviour)) }
 })
