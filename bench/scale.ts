@@ -19,7 +19,9 @@
 // with --profile-kind promoted, a sampling heap profile of what outlives young collections instead; with
 // --profile-kind allocated, of every allocation)
 // --node-args="--trace-gc" (Node flags of the servers; their output then goes to the same folder), and
-// --agents-node-args="..." (of the process running the agents; likewise)
+// --agents-node-args="..." (of the process running the agents; likewise), --agent-processes N (the agents in
+// N child processes of the scaletest's, `workbay scaletest create-workspaces --agent-processes`; default 4,
+// 0 runs them all in the scaletest's process as before 2026-11-28)
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
@@ -58,6 +60,7 @@ const { values: opts } = parseArgs({
     profile: { type: "boolean", default: false },
     "node-args": { type: "string", default: "" },
     "agents-node-args": { type: "string", default: "" },
+    "agent-processes": { type: "string", default: "4" },
     "profile-kind": { type: "string", default: "cpu" },
     "no-write": { type: "boolean", default: false }
   }
@@ -301,6 +304,8 @@ const main = async () => {
         "--hold",
         `${holdS}s`,
         "--verbose",
+        "--agent-processes",
+        opts["agent-processes"]!,
         ...agentUrls
       ],
       cliEnv(first.url),

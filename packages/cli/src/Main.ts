@@ -189,6 +189,7 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     .option("--timeout <duration>", "give up on what is not ready by then", "30m")
     .option("-O, --org <organization>", "the organization (default: your default organization)")
     .option("--agent-url <url>", "where the agents connect, in turn (repeatable: several replicas)", collect, [])
+    .option("--agent-processes <n>", "run the agents in this many child processes, in turn (0: in this one)", "0")
     .option("--verbose", "print each line the light agents log (refused connections, failed reports) as it comes")
     .action(async (opts, cmd: Command) => {
       const { createWorkspaces } = await import("./commands/scaletest/Scaletest.js")
@@ -203,6 +204,7 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     .option("--run-agents", "run the workspaces' light agents in this process (when no create-workspaces holds them)")
     .option("--run <id>", "only the workspaces of this run")
     .option("--agent-url <url>", "with --run-agents: where the agents connect, in turn (repeatable)", collect, [])
+    .option("--agent-processes <n>", "with --run-agents: run them in this many child processes (0: in this one)", "0")
     .option("--verbose", "with --run-agents: print each line the light agents log as it comes")
     .action(async (opts, cmd: Command) => {
       const { workspaceTraffic } = await import("./commands/scaletest/Scaletest.js")

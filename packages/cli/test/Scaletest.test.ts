@@ -90,6 +90,12 @@ describe("workbay scaletest on SQLite", () => {
     const tooMany = await user.run(["scaletest", "create-workspaces", "--count", "10001", "-t", "scaletest"], { env })
     expect(tooMany.code).toBe(2)
     expect(tooMany.stderr).toContain("--count takes a whole number from 1 to 10000")
+    const processes = await user.run(
+      ["scaletest", "create-workspaces", "--count", "1", "-t", "scaletest", "--agent-processes", "65"],
+      { env }
+    )
+    expect(processes.code).toBe(2)
+    expect(processes.stderr).toContain("--agent-processes takes a whole number from 0 to 64")
     // A member: may not make users, so only --use-host-login runs.
     const member = await deployment.post("/users", {
       email: "alice@example.com",
@@ -266,11 +272,21 @@ describe("workbay scaletest on two replicas on Postgres", () => {
         a.url,
         "--agent-url",
         b.url,
+        "--agent-processes",
+        "2",
+        "--hold",
+        "4s",
         "-o",
         "json"
       ], { env })
     )
-    expect(created).toMatchObject({ created: 6, agents_ready: 6, errors: 0 })
+    expect(created).toMatchObject({ created: 6, agents_ready: 6, errors: 0, held_errors: 0 })
+    // The agents ran in two child processes: their requests' times came back from there, and each
+    // process sampled its own loop's delay while held (three loops, some 40 samples each in 4 s).
+    for (const kind of ["agent:get_manifest", "agent:update_startup", "agent:batch_create_logs"]) {
+      expect(created.requests[kind], kind).toMatchObject({ count: 6, errors: 0 })
+    }
+    expect((created.held_requests as any)["process:event loop delay"].count).toBeGreaterThan(50)
     // Terminals through replica B to agents connected to A and to B.
     const traffic = json(
       await user.run([
@@ -279,6 +295,8 @@ describe("workbay scaletest on two replicas on Postgres", () => {
         "--mode",
         "pty",
         "--run-agents",
+        "--agent-processes",
+        "3",
         "--agent-url",
         a.url,
         "--agent-url",

@@ -125,7 +125,7 @@ export const LOOP_DELAY_KIND = "process:event loop delay"
  * so the run's summary says which process a tail came from (the server reports its own as
  * `nodejs_eventloop_lag_*`). Answers the function that stops the probe.
  */
-export const probeLoopDelay = (into: () => Metrics, everyMs = 100): () => void => {
+export const probeLoopDelay = (into: () => Pick<Metrics, "record">, everyMs = 100): () => void => {
   let expected = performance.now() + everyMs
   let timer: NodeJS.Timeout | undefined
   const tick = () => {

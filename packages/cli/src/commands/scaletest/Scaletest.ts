@@ -50,6 +50,9 @@ const wholeNumber = (text: string, flag: string, min: number, max: number): numb
   return n
 }
 
+/** The most child processes `--agent-processes` starts. */
+const MAX_AGENT_PROCESSES = 64
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Runs `work` for each of `items`, `concurrency` at a time. */
@@ -137,6 +140,8 @@ export interface CreateWorkspacesFlags {
   readonly timeout: string
   readonly org?: string
   readonly agentUrl: ReadonlyArray<string>
+  /** How many child processes run the light agents (0: this one). */
+  readonly agentProcesses: string
   readonly verbose?: boolean
 }
 
@@ -237,6 +242,7 @@ const runAgentsOf = async (agents: LightAgents, metrics: Metrics, w: Workspace):
 export const createWorkspaces = async (ctx: Context, flags: CreateWorkspacesFlags): Promise<number> => {
   const count = wholeNumber(flags.count, "--count", 1, MAX_COUNT)
   const concurrency = wholeNumber(flags.concurrency, "--concurrency", 1, 1000)
+  const agentProcesses = wholeNumber(flags.agentProcesses, "--agent-processes", 0, MAX_AGENT_PROCESSES)
   const holdMs = flags.hold === undefined ? 0 : parseDuration(flags.hold, "--hold")
   const timeoutMs = parseDuration(flags.timeout, "--timeout")
   const parameters = flags.parameter.map((pair) => {
@@ -249,7 +255,7 @@ export const createWorkspaces = async (ctx: Context, flags: CreateWorkspacesFlag
   const run = newRunId()
   const metrics = new Metrics()
   const diagnostics = new Diagnostics(flags.verbose === true)
-  const agents = new LightAgents(client, metrics, diagnostics.log, flags.agentUrl)
+  const agents = new LightAgents(client, metrics, diagnostics.log, flags.agentUrl, agentProcesses)
   // Into the agents' metrics: while held, into the held ones.
   const stopProbe = probeLoopDelay(() => agents.metrics)
   const appUrl = parameters.find((p) => p.name === "app_url")?.value ?? "http://127.0.0.1:13337"
@@ -358,6 +364,8 @@ export interface TrafficFlags {
   readonly runAgents?: boolean
   readonly run?: string
   readonly agentUrl: ReadonlyArray<string>
+  /** How many child processes run the light agents (0: this one). */
+  readonly agentProcesses: string
   readonly verbose?: boolean
 }
 
@@ -581,10 +589,11 @@ export const workspaceTraffic = async (ctx: Context, flags: TrafficFlags): Promi
   const bytes = wholeNumber(flags.bytesPerTick, "--bytes-per-tick", 1, 64 * 1024)
   const tickMs = parseDuration(flags.tickInterval, "--tick-interval")
   const durationMs = parseDuration(flags.duration, "--duration")
+  const agentProcesses = wholeNumber(flags.agentProcesses, "--agent-processes", 0, MAX_AGENT_PROCESSES)
   const client = ctx.client()
   const metrics = new Metrics()
   const diagnostics = new Diagnostics(flags.verbose === true)
-  const agents = new LightAgents(client, metrics, diagnostics.log, flags.agentUrl)
+  const agents = new LightAgents(client, metrics, diagnostics.log, flags.agentUrl, agentProcesses)
   const workspaces = (await scaletestWorkspaces(client, flags.run)).filter((w) =>
     w.latest_build.transition === "start" && w.latest_build.job.status === "succeeded"
   )
