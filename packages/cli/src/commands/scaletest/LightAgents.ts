@@ -248,6 +248,8 @@ export class LightAgents {
   private readonly running: Array<RunningAgent> = []
   private readonly apps = new Map<string, Server>()
   private processes: Array<AgentProcess> | undefined
+  /** Into the metrics of the moment, wherever the agent runs. */
+  private readonly record = (kind: string, ms: number, error?: string) => this.metrics.record(kind, ms, error)
   private stopping = false
   private started = 0
   private handed = 0
@@ -279,11 +281,10 @@ export class LightAgents {
   private agentProcesses(): Array<AgentProcess> {
     if (this.processes !== undefined) return this.processes
     const script = fileURLToPath(import.meta.url)
-    const record = (kind: string, ms: number, error?: string) => this.metrics.record(kind, ms, error)
     return this.processes = Array.from({ length: this.processCount }, () =>
       new AgentProcess(
         fork(script, [CHILD_MARK], { stdio: ["ignore", "ignore", "inherit", "ipc"], serialization: "advanced" }),
-        record,
+        this.record,
         this.log
       ))
   }
@@ -330,7 +331,7 @@ export class LightAgents {
       const processes = this.agentProcesses()
       state = await processes[this.handed++ % processes.length]!.start(start)
     } else {
-      const agent = await startLightAgent(start, (kind, ms, error) => this.metrics.record(kind, ms, error), this.log)
+      const agent = await startLightAgent(start, this.record, this.log)
       this.running.push(agent)
       state = await agent.started
     }
