@@ -9,6 +9,8 @@ export declare const sleep: any
 export declare const freePort: any
 export declare const rssMb: any
 export declare const cpuMs: any
+export declare const machineCpuMs: () => { busy: number; total: number }
+export declare const treeCpuMs: (pid: number) => number
 export declare const request: any
 export declare const spawnServer: any
 export declare const stop: any

@@ -7,7 +7,7 @@ import Database from "better-sqlite3"
 import { zipSync } from "fflate"
 import { execFileSync, spawn } from "node:child_process"
 import { randomBytes, randomUUID } from "node:crypto"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -57,6 +57,30 @@ export const cpuMs = (pid) => {
   } catch {
     return undefined
   }
+}
+
+/** The machine's CPU time (ms): `busy` (all but idle and I/O wait, over every core) and `total`, from /proc/stat. */
+export const machineCpuMs = () => {
+  const [, ...f] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/)
+  const ticks = f.map(Number)
+  const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0)
+  return { busy: (total - ticks[3] - ticks[4]) * 10, total: total * 10 }
+}
+
+/** The CPU time (ms) of `pid` and of every live process below it. */
+export const treeCpuMs = (pid) => {
+  const children = new Map()
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[1])
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)])
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const walk = (p) => (cpuMs(p) ?? 0) + (children.get(p) ?? []).reduce((s, c) => s + walk(c), 0)
+  return walk(pid)
 }
 
 /** One request; resolves to { status, body } (never rejects on HTTP errors). */

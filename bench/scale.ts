@@ -21,10 +21,12 @@
 // --node-args="--trace-gc" (Node flags of the servers; their output then goes to the same folder), and
 // --agents-node-args="..." (of the process running the agents; likewise), --agent-processes N (the agents in
 // N child processes of the scaletest's, `workbay scaletest create-workspaces --agent-processes`; default 4,
-// 0 runs them all in the scaletest's process as before 2026-11-28)
+// 0 runs them all in the scaletest's process as before 2026-11-28), --scaletest-nice N (the scaletest's processes,
+// its agents' and their shells at that niceness; default 0). The report gives the CPU of the server(s), of the
+// scaletest's processes and of the whole machine over the window.
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
-import { loadavg } from "node:os"
+import { cpus, loadavg, setPriority } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import pg from "pg"
@@ -37,12 +39,14 @@ import {
   fmt,
   freePort,
   logger,
+  machineCpuMs,
   machineLine,
   request,
   root,
   rssMb,
   seedFirstUser,
   sleep,
+  treeCpuMs,
   writeReport
 } from "./lib.mjs"
 import { startProfile, startPromotedSampling } from "./profile.mjs"
@@ -61,6 +65,7 @@ const { values: opts } = parseArgs({
     "node-args": { type: "string", default: "" },
     "agents-node-args": { type: "string", default: "" },
     "agent-processes": { type: "string", default: "4" },
+    "scaletest-nice": { type: "string", default: "0" },
     "profile-kind": { type: "string", default: "cpu" },
     "no-write": { type: "boolean", default: false }
   }
@@ -69,6 +74,7 @@ const log = logger("scale")
 const count = Number(opts.count)
 const replicaCount = Number(opts.replicas)
 const windowS = Number(opts.window)
+const scaletestNice = Number(opts["scaletest-nice"])
 const cli = join(root, "packages/cli/bin/workbay.mjs")
 
 /**
@@ -122,6 +128,8 @@ const scaletest = (
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
+  // Before it forks its agents' processes and their shells, which inherit it.
+  if (scaletestNice !== 0) setPriority(child.pid!, scaletestNice)
   let stdout = ""
   let stderr = ""
   child.stdout!.on("data", (d) => (stdout += d))
@@ -329,6 +337,8 @@ const main = async () => {
     const rssAtWindow = replicas.map((r) => rssMb(r.pid) ?? 0)
     const cpu0 = replicas.map((r) => cpuMs(r.pid) ?? 0)
     const pg0 = postgresCpuMs()
+    const machine0 = machineCpuMs()
+    const agentsCpu0 = treeCpuMs(create.child.pid!)
     const heapProfile = opts["profile-kind"] === "promoted" || opts["profile-kind"] === "allocated"
     const profileOf = !heapProfile
       ? startProfile
@@ -358,9 +368,14 @@ const main = async () => {
       "100ms"
     ], cliEnv(replicas[replicas.length - 1]!.url))
     const rssPeak = [...rssAtWindow]
+    // The terminals' and the people's processes end with the window: their CPU as last seen alive.
+    let peopleCpu = 0
+    let terminalsCpu = 0
     while (performance.now() - t0 < windowS * 1000) {
       await sleep(5000)
       replicas.forEach((r, i) => (rssPeak[i] = Math.max(rssPeak[i]!, rssMb(r.pid) ?? 0)))
+      peopleCpu = Math.max(peopleCpu, dashboards.reduce((s, d) => s + treeCpuMs(d.child.pid!), 0))
+      terminalsCpu = Math.max(terminalsCpu, treeCpuMs(traffic.child.pid!))
     }
     const seconds = (performance.now() - t0) / 1000
     const profileDir = "/tmp/workbay-scale-profiles"
@@ -383,6 +398,8 @@ const main = async () => {
     }
     const cpu1 = replicas.map((r) => cpuMs(r.pid) ?? 0)
     const pg1 = postgresCpuMs()
+    const machine1 = machineCpuMs()
+    const agentsCpu1 = treeCpuMs(create.child.pid!)
     const metrics1 = await scrape()
     const [dashboardResults, trafficResult] = await Promise.all([
       Promise.all(dashboards.map((d) => d.done)),
@@ -438,6 +455,8 @@ const main = async () => {
     const waitsOver5ms = waits - (delta(`workbay_db_connection_wait_seconds_bucket{le="0.005"}`))
     const serverCpu = replicas.map((_, i) => ((cpu1[i]! - cpu0[i]!) / (seconds * 1000)) * 100)
     const pgCpu = pg0 === undefined || pg1 === undefined ? undefined : ((pg1 - pg0) / (seconds * 1000)) * 100
+    const machineBusy = (machine1.busy - machine0.busy) / (machine1.total - machine0.total) * 100
+    const share = (ms: number) => `${fmt(ms / (seconds * 1000) * 100, 0)}%`
     const perAgentKb = replicas.reduce((s, _, i) => s + (rssAtWindow[i]! - rssBefore[i]!), 0) * 1024 / count
     const held = created.held_requests ?? {}
     const users: Record<string, any> = {}
@@ -471,7 +490,11 @@ const main = async () => {
       } ms**; terminal echo p99: **${fmt(trafficResult.requests["traffic:pty echo"]?.p99_ms)} ms**.`,
       `- Server CPU: ${serverCpu.map((c) => `${fmt(c, 0)}%`).join(", ")}; Postgres CPU: ${
         pgCpu === undefined ? "n/a" : `${fmt(pgCpu, 0)}%`
-      }; server RSS at the window ${rssAtWindow.map((r) => `${fmt(r, 0)} MB`).join(", ")} (peak ${
+      }; the scaletest's agents (with their shells) ${share(agentsCpu1 - agentsCpu0)}, terminals ${
+        share(terminalsCpu)
+      }, people ${share(peopleCpu)} (of one core); the machine's ${cpus().length} cores ${
+        fmt(machineBusy, 0)
+      }% busy; server RSS at the window ${rssAtWindow.map((r) => `${fmt(r, 0)} MB`).join(", ")} (peak ${
         rssPeak.map((r) => `${fmt(r, 0)} MB`).join(", ")
       }); **${fmt(perAgentKb, 0)} KB per connected agent**.`,
       `- Event loop delay, p99 / max: ${
