@@ -22,7 +22,9 @@
 // --agents-node-args="..." (of the process running the agents; likewise), --agent-processes N (the agents in
 // N child processes of the scaletest's, `workbay scaletest create-workspaces --agent-processes`; default 4,
 // 0 runs them all in the scaletest's process as before 2026-11-28), --scaletest-nice N (the scaletest's processes,
-// its agents' and their shells at that niceness; default 0). The report gives the CPU of the server(s), of the
+// its agents' and their shells at that niceness; default 0), --people-interval 1s --people-jitter 0s (each
+// person's pace on the dashboard: one action a second, as in every round so far, where the described system's
+// scaletest defaults to 10 s give or take 5). The report gives the CPU of the server(s), of the
 // scaletest's processes and of the whole machine over the window.
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
@@ -66,6 +68,8 @@ const { values: opts } = parseArgs({
     "agents-node-args": { type: "string", default: "" },
     "agent-processes": { type: "string", default: "4" },
     "scaletest-nice": { type: "string", default: "0" },
+    "people-interval": { type: "string", default: "1s" },
+    "people-jitter": { type: "string", default: "0s" },
     "profile-kind": { type: "string", default: "cpu" },
     "no-write": { type: "boolean", default: false }
   }
@@ -352,7 +356,17 @@ const main = async () => {
     const t0 = performance.now()
     const perReplicaUsers = Math.max(1, Math.round(Number(opts.users) / replicas.length))
     const dashboards = replicas.map((r) =>
-      scaletest(["dashboard", "--users", String(perReplicaUsers), "--duration", `${windowS}s`], cliEnv(r.url))
+      scaletest([
+        "dashboard",
+        "--users",
+        String(perReplicaUsers),
+        "--duration",
+        `${windowS}s`,
+        "--interval",
+        opts["people-interval"]!,
+        "--jitter",
+        opts["people-jitter"]!
+      ], cliEnv(r.url))
     )
     const traffic = scaletest([
       "workspace-traffic",
@@ -480,7 +494,11 @@ const main = async () => {
       } agent requests failed while held, the restart below included).`,
       `- Window: ${
         fmt(seconds, 0)
-      } s with every agent connected, ${opts.users} people on the dashboard and ${trafficResult.workspaces} terminals typing 64 bytes every 100 ms.`,
+      } s with every agent connected, ${opts.users} people on the dashboard (one action every ${
+        opts["people-interval"]
+      }, give or take ${
+        opts["people-jitter"]
+      }) and ${trafficResult.workspaces} terminals typing 64 bytes every 100 ms.`,
       `- Agent API p95 (the held agents' periodic reports, stats and metadata, worst of the two): **${
         fmt(worstP95(held, "agent:update_stats", "agent:batch_update_metadata"))
       } ms**; user API p95 (worst kind): **${

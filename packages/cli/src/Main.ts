@@ -213,7 +213,8 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   command(scaletest, "dashboard", "People using the dashboard: lists, workspace pages, status watches.")
     .option("--users <n>", "people at once", "10")
     .option("--duration <duration>", "how long", "30s")
-    .option("--interval <duration>", "each person's time between actions", "1s")
+    .option("--interval <duration>", "each person's time between actions", "10s")
+    .option("--jitter <duration>", "give or take this much, at random (at most --interval)", "5s")
     .action(async (opts, cmd: Command) => {
       const { dashboard } = await import("./commands/scaletest/Scaletest.js")
       exitCode = await dashboard(contextFor(cmd), opts)

@@ -96,6 +96,9 @@ describe("workbay scaletest on SQLite", () => {
     )
     expect(processes.code).toBe(2)
     expect(processes.stderr).toContain("--agent-processes takes a whole number from 0 to 64")
+    const jitter = await user.run(["scaletest", "dashboard", "--interval", "1s", "--jitter", "2s"], { env })
+    expect(jitter.code).toBe(2)
+    expect(jitter.stderr).toContain("--jitter (2s) may not be longer than --interval (1s).")
     // A member: may not make users, so only --use-host-login runs.
     const member = await deployment.post("/users", {
       email: "alice@example.com",
@@ -211,11 +214,24 @@ describe("workbay scaletest on SQLite", () => {
 
     const dashboard = json(
       await user.run(
-        ["scaletest", "dashboard", "--users", "3", "--duration", "2s", "--interval", "100ms", "-o", "json"],
+        [
+          "scaletest",
+          "dashboard",
+          "--users",
+          "3",
+          "--duration",
+          "2s",
+          "--interval",
+          "100ms",
+          "--jitter",
+          "50ms",
+          "-o",
+          "json"
+        ],
         { env }
       )
     )
-    expect(dashboard).toMatchObject({ users: 3, errors: 0 })
+    expect(dashboard).toMatchObject({ users: 3, errors: 0, interval_ms: 100, jitter_ms: 50 })
     expect(dashboard.requests["user:list workspaces"]?.count).toBeGreaterThan(0)
     expect(dashboard.requests["process:event loop delay"]?.count).toBeGreaterThan(5)
 

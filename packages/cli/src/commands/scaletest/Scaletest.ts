@@ -9,7 +9,7 @@
  *   workspace, through the service, writing `--bytes-per-tick` every `--tick-interval` and timing
  *   each echo, for `--duration`.
  * - `dashboard`: `--users` people listing workspaces, opening a workspace's page and following its
- *   status, one action every `--interval`.
+ *   status, one action every `--interval`, give or take `--jitter` (the described system's 10 s and 5 s).
  * - `cleanup`: deletes the scaletests' workspaces and users (Tag.ts), nothing else.
  *
  * Each prints its progress on standard error, then a summary (counts, p50/p90/p95/p99 of each kind
@@ -660,6 +660,7 @@ export interface DashboardFlags {
   readonly users: string
   readonly duration: string
   readonly interval: string
+  readonly jitter: string
 }
 
 /** Follows the workspace's watch stream until its first event (the page's status), timed. */
@@ -684,6 +685,12 @@ export const dashboard = async (ctx: Context, flags: DashboardFlags): Promise<nu
   const users = wholeNumber(flags.users, "--users", 1, 1000)
   const durationMs = parseDuration(flags.duration, "--duration")
   const intervalMs = parseDuration(flags.interval, "--interval")
+  const jitterMs = parseDuration(flags.jitter, "--jitter")
+  if (jitterMs > intervalMs) {
+    throw usageError(`--jitter (${flags.jitter}) may not be longer than --interval (${flags.interval}).`)
+  }
+  /** One person's wait before the next action: the interval, give or take the jitter. */
+  const wait = () => intervalMs - jitterMs + Math.random() * 2 * jitterMs
   const client = ctx.client()
   const metrics = new Metrics()
   const until = Date.now() + durationMs
@@ -712,7 +719,7 @@ export const dashboard = async (ctx: Context, flags: DashboardFlags): Promise<nu
       } catch {
         // recorded by metrics.time
       }
-      await sleep(intervalMs)
+      await sleep(wait())
     }
   }
   process.stderr.write(`scaletest: ${users} people on the dashboard for ${durationMs / 1000} s\n`)
@@ -724,7 +731,12 @@ export const dashboard = async (ctx: Context, flags: DashboardFlags): Promise<nu
     stopProgress()
     stopProbe()
   }
-  return finish(ctx, { users, duration_seconds: durationMs / 1000, interval_ms: intervalMs }, metrics, 0)
+  return finish(
+    ctx,
+    { users, duration_seconds: durationMs / 1000, interval_ms: intervalMs, jitter_ms: jitterMs },
+    metrics,
+    0
+  )
 }
 
 export interface CleanupFlags {
