@@ -79,6 +79,7 @@ export {
 export { sequential } from "./SequentialLayer.js"
 export * from "./Services.js"
 export * from "./Settings.js"
+export { ReadsAtOnce, readsInTurn, sideBySide } from "./SideBySide.js"
 export { DEFAULT_SLOTS, Slots, visitEvery } from "./Slots.js"
 export { collectsSpans, isBuiltInTracer } from "./Tracing.js"
 export { wireMaker } from "./Wire.js"

@@ -3,9 +3,9 @@
  * folder if missing) or `:memory:`; migrations run at start-up.
  */
 import { SqlClient } from "@effect/sql"
-import { PubSub } from "@workbay/core"
+import { PubSub, readsInTurn } from "@workbay/core"
 import { fromClient, sqliteTypes, type StoragePorts } from "@workbay/storage-sql"
-import { Effect, type Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import * as SqliteClient from "./Client.js"
@@ -44,19 +44,24 @@ const pragmas = (config: SqliteStorageConfig) =>
     if (config.locking === "exclusive") yield* sql.unsafe("PRAGMA locking_mode = EXCLUSIVE")
   })
 
-/** Every repository port on SQLite, and the in-memory PubSub (SQLite serves one process). */
+/**
+ * Every repository port on SQLite, and the in-memory PubSub (SQLite serves one process). Its
+ * statements run on the event loop and never wait: reads side by side run in turn (core's
+ * `sideBySide`).
+ */
 export const layer = (config: SqliteStorageConfig): Layer.Layer<StoragePorts | SqlClient.SqlClient> => {
   if (config.filename !== ":memory:") mkdirSync(dirname(config.filename), { recursive: true })
   // Under EXCLUSIVE locking no second connection may open the file: checkpoints stay on the connection.
   const checkpoints = config.locking === "exclusive" ? "inline" : (config.checkpoints ?? "inline")
-  return fromClient(
-    SqliteClient.layer({ filename: config.filename, checkpoints }),
-    sqliteTypes,
-    pragmas(config),
-    PubSub.memory
-  ) as Layer.Layer<
-    StoragePorts | SqlClient.SqlClient
-  >
+  return Layer.merge(
+    fromClient(
+      SqliteClient.layer({ filename: config.filename, checkpoints }),
+      sqliteTypes,
+      pragmas(config),
+      PubSub.memory
+    ) as Layer.Layer<StoragePorts | SqlClient.SqlClient>,
+    readsInTurn
+  )
 }
 
 /** A fresh in-memory database: for tests and throwaway embedding. */

@@ -35,6 +35,7 @@ import { ProvisionerJobs } from "../provisioners/ProvisionerJobs.js"
 import { ProvisionerJobViews } from "../provisioners/ProvisionerJobViews.js"
 import { Transactions } from "../Repositories.js"
 import { givenFields } from "../Requests.js"
+import { sideBySide } from "../SideBySide.js"
 import { hasDynamicParameters, parametersForBuild } from "../templates/DynamicParameters.js"
 import { FileRepo } from "../templates/File.js"
 import { templateObject, type TemplateRecord, TemplateRepo } from "../templates/Template.js"
@@ -174,12 +175,12 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         }
         // The reads that need none of the others side by side (on Postgres, several of the pool's
         // connections at once, instead of one round trip after another).
-        const [versionList, jobList, stored, foundPeople] = yield* Effect.all([
+        const [versionList, jobList, stored, foundPeople] = yield* sideBySide([
           jobRepo.versionMetadata([...new Set(list.map((b) => b.template_version_id))]),
           jobRepo.findByIds(jobIds),
           resources.listByJobs(jobIds),
           unknownPeople.size > 0 ? users.findByIds([...unknownPeople]) : Effect.succeed([])
-        ], { concurrency: "unbounded" })
+        ])
         const versions = new Map(versionList.map((v) => [v.version_id, v]))
         const foundById = new Map(foundPeople.map((u) => [u.id, u]))
         for (const id of unknownPeople) people.set(id, foundById.get(id))

@@ -24,6 +24,7 @@ import { Transactions } from "../Repositories.js"
 import { nextOccurrence, parseWeeklySchedule, ttlProblem } from "../Schedule.js"
 import { enumTerm, parseQuery } from "../SearchQuery.js"
 import { Settings } from "../Settings.js"
+import { sideBySide } from "../SideBySide.js"
 import { templateObject, type TemplateRecord, TemplateRepo } from "../templates/Template.js"
 import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { span } from "../Tracing.js"
@@ -133,13 +134,13 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         const ownerIds = [...new Set(list.map((w) => w.owner_id))]
         // The reads that need none of the others side by side (on Postgres, several of the pool's
         // connections at once: a list's page waited for each round trip in turn).
-        const [latest, templateRecords, organizations, ownerRecords, sharedWith] = yield* Effect.all([
+        const [latest, templateRecords, organizations, ownerRecords, sharedWith] = yield* sideBySide([
           builds.latestSummariesOf(list.map((w) => w.id)),
           templates.findByIds(templateIds),
           orgRepo.findByIds([...new Set(list.map((w) => w.organization_id))]),
           users.findByIds(ownerIds),
           sharing.sharedWithAll(list)
-        ], { concurrency: "unbounded" })
+        ])
         const foundTemplates = new Map(templateRecords.map((t) => [t.id, t]))
         const tpl = new Map<string, TemplateRecord | undefined>(templateIds.map((id) => [id, foundTemplates.get(id)]))
         const orgNames = new Map(organizations.map((o) => [o.id, o.name]))

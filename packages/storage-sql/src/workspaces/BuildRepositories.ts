@@ -14,6 +14,7 @@ import {
   PREBUILDS_USER_ID,
   provisionerJobStatuses,
   SecretBox,
+  sideBySide,
   type StoredResource,
   type WorkspaceAgentRecord,
   workspaceBuildReasons,
@@ -378,14 +379,14 @@ export const makeResources = Effect.gen(function*() {
         if (jobIds.length === 0) return []
         // The resources and their agents side by side (the agents found through their resources'
         // jobs, not after the resources: one round trip on Postgres, not two).
-        const [rs, as] = yield* Effect.orDie(Effect.all([
+        const [rs, as] = yield* Effect.orDie(sideBySide([
           reads(
             sql<Row>`SELECT * FROM workspace_resources WHERE job_id IN ${sql.in(jobIds)} ORDER BY created_at, name, id`
           ),
           reads(sql<Row>`SELECT a.* FROM workspace_agents a WHERE a.resource_id IN
             (SELECT r.id FROM workspace_resources r WHERE r.job_id IN ${sql.in(jobIds)})
             ORDER BY a.name, a.id`)
-        ], { concurrency: "unbounded" }))
+        ]))
         if (rs.length === 0) return []
         const resources = rs.map(rowToResource)
         const byResource = new Map<string, Array<WorkspaceAgentRecord>>()

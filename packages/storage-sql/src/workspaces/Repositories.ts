@@ -7,6 +7,7 @@ import { SqlClient, type Statement } from "@effect/sql"
 import {
   automaticUpdatesValues,
   PREBUILDS_USER_ID,
+  sideBySide,
   type WorkspaceAcl,
   type WorkspaceFilter,
   type WorkspacePatch,
@@ -208,11 +209,11 @@ export const make = Effect.gen(function*() {
         // The favorites' count, the page as it is when there are none (most lists: read at once,
         // not after the count) and the list's count side by side (on Postgres, three of the pool's
         // connections at once).
-        const [favoriteRows, noFavoritesPage, count] = yield* Effect.all([
+        const [favoriteRows, noFavoritesPage, count] = yield* sideBySide([
           Effect.orDie(reads(q.favoriteCount)),
           Effect.orDie(reads(q.rest(f.limit, f.offset))),
           countOf(f, q)
-        ], { concurrency: "unbounded" })
+        ])
         const favoriteCount = Number(favoriteRows[0]?.n ?? 0)
         let rows: ReadonlyArray<Row> = noFavoritesPage
         if (favoriteCount > 0) {
