@@ -340,6 +340,8 @@ const main = async () => {
     const metrics0 = await scrape()
     const rssAtWindow = replicas.map((r) => rssMb(r.pid) ?? 0)
     const cpu0 = replicas.map((r) => cpuMs(r.pid) ?? 0)
+    // With the processes it started: its socket relay (docs/agents.md, "The socket relay").
+    const tree0 = replicas.map((r) => treeCpuMs(r.pid))
     const pg0 = postgresCpuMs()
     const machine0 = machineCpuMs()
     const agentsCpu0 = treeCpuMs(create.child.pid!)
@@ -411,6 +413,7 @@ const main = async () => {
       replicas.forEach((r, i) => writeFileSync(join(profileDir, `replica-${i + 1}-${count}.out`), r.output()))
     }
     const cpu1 = replicas.map((r) => cpuMs(r.pid) ?? 0)
+    const tree1 = replicas.map((r) => treeCpuMs(r.pid))
     const pg1 = postgresCpuMs()
     const machine1 = machineCpuMs()
     const agentsCpu1 = treeCpuMs(create.child.pid!)
@@ -468,6 +471,7 @@ const main = async () => {
     const waits = delta("workbay_db_connection_wait_seconds_count")
     const waitsOver5ms = waits - (delta(`workbay_db_connection_wait_seconds_bucket{le="0.005"}`))
     const serverCpu = replicas.map((_, i) => ((cpu1[i]! - cpu0[i]!) / (seconds * 1000)) * 100)
+    const relayCpu = replicas.map((_, i) => ((tree1[i]! - cpu1[i]! - (tree0[i]! - cpu0[i]!)) / (seconds * 1000)) * 100)
     const pgCpu = pg0 === undefined || pg1 === undefined ? undefined : ((pg1 - pg0) / (seconds * 1000)) * 100
     const machineBusy = (machine1.busy - machine0.busy) / (machine1.total - machine0.total) * 100
     const share = (ms: number) => `${fmt(ms / (seconds * 1000) * 100, 0)}%`
@@ -506,7 +510,9 @@ const main = async () => {
       } ms**; first page of the workspaces list p95: **${
         fmt(Math.max(...dashboardResults.map((d) => d.requests["user:list workspaces"]?.p95_ms ?? 0)))
       } ms**; terminal echo p99: **${fmt(trafficResult.requests["traffic:pty echo"]?.p99_ms)} ms**.`,
-      `- Server CPU: ${serverCpu.map((c) => `${fmt(c, 0)}%`).join(", ")}; Postgres CPU: ${
+      `- Server CPU: ${serverCpu.map((c) => `${fmt(c, 0)}%`).join(", ")} (its socket relay's process: ${
+        relayCpu.map((c) => `${fmt(c, 0)}%`).join(", ")
+      }); Postgres CPU: ${
         pgCpu === undefined ? "n/a" : `${fmt(pgCpu, 0)}%`
       }; the scaletest's agents (with their shells) ${share(agentsCpu1 - agentsCpu0)}, terminals ${
         share(terminalsCpu)

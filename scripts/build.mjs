@@ -3,6 +3,7 @@
 //   packages/server/dist/server.cjs         the server and its dependencies, one minified script
 //   packages/server/dist/server.cjs.cache   V8's code cache for it, made by starting the server once
 //   packages/server/dist/main.mjs           the entry (src/launch.ts): runs server.cjs with that cache
+//   packages/server/dist/socket-relay.cjs   the socket relay's process, which the server starts
 //   packages/cli/dist/workbay.mjs           the workbay command line, which its bin (packages/cli/bin) runs
 //   packages/cli/dist/chunks/               what only some of its commands read
 //   packages/agent/dist/bin/                the agent as an executable with no Node needed, which the
@@ -27,7 +28,7 @@ import { buildServerScripts, bundleOptions } from "./server-bundle.mjs"
 const outdir = "packages/server/dist"
 // This build's own files only: the test runs' bundles beside them (packages/server/test/bundles.ts,
 // `test-*`) may be in use by a run going on.
-for (const file of ["main.mjs", "server.cjs", "server.cjs.cache", "server.cjs.map", "build.json"]) {
+for (const file of ["main.mjs", "server.cjs", "server.cjs.cache", "server.cjs.map", "socket-relay.cjs", "build.json"]) {
   rmSync(join(outdir, file), { force: true })
 }
 

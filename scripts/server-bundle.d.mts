@@ -5,3 +5,4 @@ export declare const serverPlugins: Array<Plugin>
 export declare const serverScriptPlugins: Array<Plugin>
 export declare const bundleOptions: BuildOptions
 export declare const buildServerScripts: (outdir: string, common: BuildOptions) => Promise<void>
+export declare const buildSocketRelay: (outfile: string, common: BuildOptions) => Promise<unknown>

@@ -89,4 +89,18 @@ export const buildServerScripts = async (outdir, common) => {
     outfile: join(outdir, "main.mjs"),
     format: "esm"
   })
+  await buildSocketRelay(join(outdir, "socket-relay.cjs"), common)
 }
+
+/**
+ * The socket relay's process (packages/http/src/SocketRelayMain.ts, docs/agents.md "The socket
+ * relay"): `ws` and a few functions, started by the server beside its own script.
+ */
+export const buildSocketRelay = (outfile, common) =>
+  build({
+    ...common,
+    entryPoints: ["packages/http/src/SocketRelayMain.ts"],
+    outfile,
+    format: "cjs",
+    external: ["bufferutil", "utf-8-validate"]
+  })

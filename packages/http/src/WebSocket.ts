@@ -31,15 +31,12 @@ import type { IncomingMessage } from "node:http"
 import type { Duplex } from "node:stream"
 import { type WebSocket, WebSocketServer } from "ws"
 import { relayUpgrade } from "./Relay.js"
+import { makeSocketRelay, type SocketRelay, type SocketRelayOptions } from "./SocketRelay.js"
+import { holdSocket, type StreamEnd } from "./WebSocketSplice.js"
 
-/** Close codes (RFC 6455). */
-export const CloseCode = {
-  normal: 1000,
-  goingAway: 1001,
-  unsupportedData: 1003,
-  tooBig: 1009,
-  internalError: 1011
-} as const
+import { clipReason, CloseCode } from "./WebSocketClose.js"
+
+export { clipReason, CloseCode } from "./WebSocketClose.js"
 
 /** Unsent bytes past which `send` waits for the peer: a slow reader slows the sender instead of filling memory. */
 export const WEBSOCKET_HIGH_WATER_BYTES = 256 * 1024
@@ -127,16 +124,30 @@ export class WebSocketUpgrade {
      * `session`: `open` runs once, in a scope that lasts as long as the connection, and gives what
      * handles each message. No fiber waits between messages: one runs only while messages wait.
      */
-    readonly open?: MessageHandlerOpen | undefined
+    readonly open?: MessageHandlerOpen | undefined,
+    /**
+     * A session that takes one end of a stream (`upgradeStreamEnd`): the socket held here, or
+     * handed to the socket relay's process when the hub has one and the socket can be handed.
+     */
+    readonly end?: ((end: StreamEnd) => Effect.Effect<void>) | undefined
   ) {}
 
   /** The same upgrade (every field kept) with `ended` called when it ends, after this one's own. */
   alsoWhenEnded(ended: () => void): WebSocketUpgrade {
     const own = this.ended
-    return new WebSocketUpgrade(this.session, this.largeMessages, this.raw, this.relay, this.context, () => {
-      own?.()
-      ended()
-    }, this.open)
+    return new WebSocketUpgrade(
+      this.session,
+      this.largeMessages,
+      this.raw,
+      this.relay,
+      this.context,
+      () => {
+        own?.()
+        ended()
+      },
+      this.open,
+      this.end
+    )
   }
 }
 
@@ -238,6 +249,29 @@ export const upgradeRawWebSocket = <R>(
       )
   )
 
+/**
+ * Answers with one end of a stream (WebSocketSplice.ts): held in this process, or handed to the
+ * hub's socket relay (SocketRelay.ts), which then answers the handshake and carries its frames.
+ * The session is interrupted when the end closes.
+ */
+export const upgradeStreamEnd = <R>(
+  session: (end: StreamEnd) => Effect.Effect<void, never, R>
+): Effect.Effect<WebSocketUpgrade, never, R> =>
+  Effect.map(
+    Effect.context<R>(),
+    (context) =>
+      new WebSocketUpgrade(
+        () => Effect.void,
+        false,
+        undefined,
+        undefined,
+        context as Context.Context<never>,
+        undefined,
+        undefined,
+        session as (end: StreamEnd) => Effect.Effect<void>
+      )
+  )
+
 /** Answers by relaying the upgrade, as it came, to another replica (Relay.ts). */
 export const relayWebSocket = (target: RelayTarget): WebSocketUpgrade =>
   new WebSocketUpgrade(() => Effect.void, false, undefined, target)
@@ -276,13 +310,6 @@ export const followSession = <R>(
     yield* connection.closed
   }))
 
-/** A close reason is at most 123 bytes (a control frame's 125, less the code). */
-export const clipReason = (reason: string): string => {
-  const bytes = Buffer.from(reason, "utf8")
-  if (bytes.length <= 123) return reason
-  return bytes.subarray(0, 120).toString("utf8").replace(/\uFFFD+$/, "") + "..."
-}
-
 /** Whether the request asks for a WebSocket (`Upgrade: websocket`; `Connection: Upgrade`). */
 export const asksForWebSocket = (
   headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
@@ -301,7 +328,11 @@ export interface WebSocketHubOptions {
   /** The cap of routes that upgrade with `largeMessages` (default: the template file limit, 10 MiB). */
   readonly maxLargeMessageBytes?: number | undefined
   readonly pingIntervalMillis: number
-  /** Runs a session's fiber on the service's runtime. */
+  /**
+   * Streams' sockets handed to a relay process of their own (SocketRelay.ts, started on the first
+   * stream); without it they are joined in this process.
+   */
+  readonly streamRelay?: SocketRelayOptions | undefined
   /** Runs an effect on the service's runtime, with `context` as its services when given. */
   readonly runFork: <A, E>(effect: Effect.Effect<A, E>, context?: Context.Context<never>) => Fiber.RuntimeFiber<A, E>
 }
@@ -348,6 +379,35 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
   const live = new Slots<Live>()
   let closing = false
   let stopSweeping: (() => void) | undefined
+  const relay: SocketRelay | undefined = options.streamRelay === undefined ? undefined : makeSocketRelay({
+    ...options.streamRelay,
+    maxPayload: options.maxMessageBytes,
+    pingIntervalMillis: options.pingIntervalMillis,
+    warn: (message) => void options.runFork(Effect.logWarning(message))
+  })
+  // The sessions of ends handed to the relay, interrupted when the hub closes.
+  const handed = new Set<Fiber.RuntimeFiber<void, never>>()
+
+  /** Runs the session of an end handed to the relay, interrupted once the end closes. */
+  const runHanded = (id: number, upgrade: WebSocketUpgrade, session: (end: StreamEnd) => Effect.Effect<void>) => {
+    const own = relay!
+    const fiber = options.runFork(
+      session({ _tag: "Handed", id, relay: own }).pipe(
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError("A WebSocket stream failed", cause)
+        ),
+        Effect.ensuring(Effect.sync(() => own.close(id, CloseCode.normal, "")))
+      ),
+      upgrade.context
+    )
+    handed.add(fiber)
+    const cancel = own.whenClosed(id, () => void options.runFork(Fiber.interrupt(fiber)))
+    fiber.addObserver(() => {
+      handed.delete(fiber)
+      cancel()
+    })
+    if (upgrade.ended !== undefined) fiber.addObserver(upgrade.ended)
+  }
 
   const sweep = (entry: Live) => {
     // A socket the session's backlog paused is not read, so its pongs wait unread: judged once
@@ -563,6 +623,11 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       return
     }
     if (upgrade.relay !== undefined) return relayUpgrade(req, socket, head, upgrade.relay)
+    const end = upgrade.end
+    if (end !== undefined && relay !== undefined) {
+      const id = relay.take(req, socket, head)
+      if (id !== undefined) return runHanded(id, upgrade, end)
+    }
     const target = upgrade.largeMessages
       ? (largeServer ??= serverFor(
         Math.max(options.maxMessageBytes, options.maxLargeMessageBytes ?? DEFAULT_MAX_FILE_BYTES)
@@ -606,9 +671,13 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         if (entry.finish !== undefined) entry.finish()
         else if (entry.fiber !== undefined) options.runFork(Fiber.interrupt(entry.fiber))
       })
-      if (upgrade.raw !== undefined) {
+      // An end of a stream served here: its frames are held from now on, until it is joined.
+      const raw = end === undefined
+        ? upgrade.raw
+        : ((held) => () => end({ _tag: "Held", held }))(holdSocket(ws))
+      if (raw !== undefined) {
         entry.fiber = options.runFork(
-          upgrade.raw(ws).pipe(
+          raw(ws).pipe(
             Effect.catchAllCause((cause) =>
               Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError("A WebSocket stream failed", cause)
             ),
@@ -641,6 +710,8 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     closing = true
     stopSweeping?.()
     stopSweeping = undefined
+    // The relay closes its ends (1001) meanwhile.
+    const relayStopped = relay?.stop()
     const entries = live.all()
     await Promise.all(entries.map((entry) =>
       new Promise<void>((resolve) => {
@@ -654,6 +725,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     await Promise.all(
       entries.map((entry) => entry.fiber === undefined ? undefined : Effect.runPromise(Fiber.interrupt(entry.fiber)))
     )
+    await Promise.all([relayStopped, ...[...handed].map((fiber) => Effect.runPromise(Fiber.interrupt(fiber)))])
     server.close()
     largeServer?.close()
   }
@@ -664,5 +736,5 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     return total
   }
 
-  return { accept, size: () => live.size, bufferedBytes, close }
+  return { accept, size: () => live.size + (relay?.size() ?? 0), bufferedBytes, close }
 }

@@ -1,109 +1,58 @@
 /**
- * Joining two WebSockets (a client's and the agent's, for one stream; docs/agents.md, "Into the
- * workspace"): each frame of one is sent on the other as it came (text stays text, binary stays
- * binary), and a close of one closes the other with its code and reason. Flow control: while more
- * than SPLICE_HIGH_WATER_BYTES wait to be written to one side, the other is not read (its TCP
- * window fills and its sender slows), so a stream holds a bounded amount of memory however fast
- * one side sends and however slowly the other reads.
+ * A stream's two ends joined (docs/agents.md, "Into the workspace"): a client's socket and the
+ * agent's, each either held in this process (SocketJoin.ts) or handed to the socket relay's
+ * process (SocketRelay.ts). Two ends here are joined here; two ends in the relay are joined
+ * there.
  */
 import { Effect } from "effect"
-import type { WebSocket } from "ws"
-import { clipReason, CloseCode } from "./WebSocket.js"
+import { closeSocket, type HeldSocket, joinSockets } from "./SocketJoin.js"
+import type { SocketRelay } from "./SocketRelay.js"
+import { CloseCode } from "./WebSocketClose.js"
 
-/** Bytes waiting to be written to one side past which the other side is no longer read. */
-export const SPLICE_HIGH_WATER_BYTES = 256 * 1024
-/** ... and under which it is read again. */
-export const SPLICE_LOW_WATER_BYTES = 64 * 1024
+export {
+  closeSocket,
+  type HeldSocket,
+  holdSocket,
+  SPLICE_HIGH_WATER_BYTES,
+  SPLICE_LOW_WATER_BYTES
+} from "./SocketJoin.js"
 
-/** A socket whose frames are held from the moment it is taken until it is joined. */
-export interface HeldSocket {
-  readonly ws: WebSocket
-  /** Frames that arrived before the join. */
-  readonly queued: Array<readonly [Buffer, boolean]>
-  forward: ((data: Buffer, isBinary: boolean) => void) | undefined
-  closed: { readonly code: number; readonly reason: string } | undefined
-  onClose: (() => void) | undefined
-}
-
-const asBuffer = (data: unknown): Buffer =>
-  Buffer.isBuffer(data)
-    ? data
-    : Array.isArray(data)
-    ? Buffer.concat(data as Array<Buffer>)
-    : Buffer.from(data as ArrayBuffer)
-
-/** Starts holding `ws`'s frames and watching its close, at once (before anything can arrive unheard). */
-export const holdSocket = (ws: WebSocket): HeldSocket => {
-  const held: HeldSocket = { ws, queued: [], forward: undefined, closed: undefined, onClose: undefined }
-  ws.on("message", (data, isBinary) => {
-    const bytes = asBuffer(data)
-    if (held.forward !== undefined) held.forward(bytes, isBinary)
-    else held.queued.push([bytes, isBinary])
-  })
-  ws.once("close", (code, reason) => {
-    held.closed = { code, reason: reason.toString("utf8") }
-    held.onClose?.()
-  })
-  return held
-}
-
-/** A close code that may be sent: 1005 (none given) as 1000, 1006 (the connection dropped) and others as 1011. */
-const sendableCode = (code: number): number =>
-  code === 1005 ? CloseCode.normal : (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) ||
-      (code >= 3000 && code <= 4999)
-    ? code
-    : CloseCode.internalError
-
-/** Closes `ws` with `code` and `reason` (made sendable); nothing when it is already closing. */
-export const closeSocket = (ws: WebSocket, code: number, reason: string): void => {
-  if (ws.readyState !== ws.OPEN && ws.readyState !== ws.CONNECTING) return
-  const sendable = sendableCode(code)
-  ws.close(
-    sendable,
-    clipReason(
-      sendable === CloseCode.internalError && reason === "" ? "The other side of the stream broke off." : reason
-    )
-  )
-}
-
-const pipe = (from: HeldSocket, to: HeldSocket) => {
-  let paused = false
-  const written = () => {
-    if (paused && to.ws.bufferedAmount <= SPLICE_LOW_WATER_BYTES) {
-      paused = false
-      from.ws.resume()
-    }
-  }
-  const forward = (data: Buffer, isBinary: boolean) => {
-    if (to.ws.readyState !== to.ws.OPEN) return
-    to.ws.send(data, { binary: isBinary }, written)
-    if (!paused && to.ws.bufferedAmount > SPLICE_HIGH_WATER_BYTES) {
-      paused = true
-      from.ws.pause()
-    }
-  }
-  for (const [data, isBinary] of from.queued) forward(data, isBinary)
-  from.queued.length = 0
-  from.forward = forward
-}
+/** One end of a stream: held in this process, or handed to the socket relay. */
+export type StreamEnd =
+  | { readonly _tag: "Held"; readonly held: HeldSocket }
+  | { readonly _tag: "Handed"; readonly id: number; readonly relay: SocketRelay }
 
 /** Joins `a` and `b` until both are closed; a close of one closes the other with its code and reason. */
 export const splice = (a: HeldSocket, b: HeldSocket): Effect.Effect<void> =>
   Effect.async<void>((resume) => {
-    pipe(a, b)
-    pipe(b, a)
-    const settle = () => {
-      if (a.closed !== undefined) closeSocket(b.ws, a.closed.code, a.closed.reason)
-      if (b.closed !== undefined) closeSocket(a.ws, b.closed.code, b.closed.reason)
-      if (a.closed !== undefined && b.closed !== undefined) resume(Effect.void)
-    }
-    a.onClose = settle
-    b.onClose = settle
-    settle()
-    return Effect.sync(() => {
-      a.onClose = undefined
-      b.onClose = undefined
-      closeSocket(a.ws, CloseCode.goingAway, "The stream was ended.")
-      closeSocket(b.ws, CloseCode.goingAway, "The stream was ended.")
-    })
+    const cut = joinSockets(a, b, () => resume(Effect.void))
+    return Effect.sync(cut)
   })
+
+/** Closes an end with `code` and `reason` (made sendable); nothing when it is already closing. */
+export const closeEnd = (end: StreamEnd, code: number, reason: string): void =>
+  end._tag === "Held" ? closeSocket(end.held.ws, code, reason) : end.relay.close(end.id, code, reason)
+
+/** Completes once the end is closed. */
+export const endClosed = (end: StreamEnd): Effect.Effect<void> =>
+  end._tag === "Handed" ? end.relay.closed(end.id) : Effect.async<void>((resume) => {
+    const ws = end.held.ws
+    if (end.held.closed !== undefined || ws.readyState === ws.CLOSED) return resume(Effect.void)
+    const done = () => resume(Effect.void)
+    ws.once("close", done)
+    return Effect.sync(() => void ws.off("close", done))
+  })
+
+/**
+ * Joins two ends until both are closed. Ends served apart (one here, one in the relay: a TLS
+ * listener beside a plain one) cannot be joined: both are closed with 1011.
+ */
+export const spliceEnds = (a: StreamEnd, b: StreamEnd): Effect.Effect<void> => {
+  if (a._tag === "Held" && b._tag === "Held") return splice(a.held, b.held)
+  if (a._tag === "Handed" && b._tag === "Handed" && a.relay === b.relay) return a.relay.join(a.id, b.id)
+  return Effect.sync(() => {
+    const reason = "The stream's two ends are served apart and cannot be joined."
+    closeEnd(a, CloseCode.internalError, reason)
+    closeEnd(b, CloseCode.internalError, reason)
+  })
+}

@@ -428,6 +428,7 @@ export const webSocketHub = (dispatcher: Dispatcher) =>
         // Routes whose peers send large messages (the provisioner daemons' results) take the file limit.
         maxLargeMessageBytes: dispatcher.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
         pingIntervalMillis: dispatcher.options.webSocketPingIntervalMillis ?? 15_000,
+        streamRelay: dispatcher.options.streamRelay,
         runFork: dispatcher.runFork
       })
     ),

@@ -9,7 +9,9 @@ import * as Sqlite from "@workbay/storage-sqlite"
 import { Effect, Layer } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { fileURLToPath } from "node:url"
 import { expect } from "vitest"
+import type { SocketRelayOptions } from "../src/SocketRelay.js"
 
 export interface Reply<T = any> {
   readonly status: number
@@ -100,6 +102,15 @@ export const inTurn = (web: WebHandler): WebHandler => async (request, info) => 
   const response = await web(request, info)
   await new Promise((resolve) => setImmediate(resolve))
   return response
+}
+
+/**
+ * The socket relay (src/SocketRelay.ts) run from its TypeScript source, as tests start it
+ * (`HttpOptions.streamRelay`); the standalone server runs its bundle.
+ */
+export const socketRelayFromSource: SocketRelayOptions = {
+  script: fileURLToPath(new URL("../src/SocketRelayMain.ts", import.meta.url)),
+  execArgv: ["--import", "tsx"]
 }
 
 /** The service's options, and its storage (a fresh in-memory SQLite unless given). */

@@ -37,6 +37,8 @@ export interface ServerConfig {
   readonly host: string | undefined
   readonly dataDir: string
   readonly sqliteLocking: "exclusive" | "normal"
+  /** Where the streams into workspaces are joined: a process of the server's own (the socket relay), or its own. */
+  readonly streamRelay: "process" | "inline"
   readonly databaseUrl: string | undefined
   readonly accessUrl: string
   readonly sessionHeader: string | undefined
@@ -242,6 +244,13 @@ const processOptions: ReadonlyArray<ServerOption> = [
       "The command external agent credentials name (default: this installation's agent bundle, node .../packages/agent/bin/workbay-agent.mjs; else npx -y @workbay/agent)."
   },
   {
+    flag: "stream-relay",
+    env: "WORKBAY_STREAM_RELAY",
+    default: "process",
+    help:
+      "Where the streams into workspaces (terminals, tunnels, SSH) are joined: process (the socket relay, a process of the server's own, so that their frames never wait for the API's work; docs/agents.md) or inline (in the server's process)."
+  },
+  {
     flag: "agent-binaries",
     env: "WORKBAY_AGENT_BINARIES",
     default: "",
@@ -412,6 +421,10 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
   if (sqliteLocking !== "exclusive" && sqliteLocking !== "normal") {
     throw new Error(`Invalid --sqlite-locking "${get("sqlite-locking")}" (exclusive or normal).`)
   }
+  const streamRelay = get("stream-relay").trim().toLowerCase()
+  if (streamRelay !== "process" && streamRelay !== "inline") {
+    throw new Error(`Invalid --stream-relay "${get("stream-relay")}" (process or inline).`)
+  }
   const relayMapPath = get("derp-config-path")
   const autobuildText = get("autobuild-poll-interval").trim()
   const autobuildPollInterval = autobuildText === ""
@@ -438,6 +451,7 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     host: get("host") || undefined,
     dataDir,
     sqliteLocking,
+    streamRelay,
     databaseUrl: get("database-url") || undefined,
     accessUrl: get("access-url") || `http://localhost:${port}`,
     sessionHeader: get("session-header"),
@@ -549,6 +563,23 @@ export const agentBinariesOf = (config: ServerConfig, entry = process.argv[1]): 
     resolve("node_modules/@workbay/agent/dist/bin")
   ]
   return candidates.find((dir) => existsSync(join(dir, "manifest.json")))
+}
+
+/**
+ * The socket relay the server starts (`--stream-relay process`, docs/agents.md "The socket relay"):
+ * its bundle beside the server's (scripts/build.mjs, and the tests' bundles), else its TypeScript
+ * source when the server runs from source; undefined when inline, or when neither is there (then
+ * the streams are joined in the server's process).
+ */
+export const streamRelayOf = (
+  config: ServerConfig,
+  entry = process.argv[1]
+): { readonly script: string; readonly execArgv?: ReadonlyArray<string> } | undefined => {
+  if (config.streamRelay === "inline" || entry === undefined) return undefined
+  const bundled = join(dirname(entry), "socket-relay.cjs")
+  if (existsSync(bundled)) return { script: bundled }
+  const source = resolve(dirname(entry), "../../http/src/SocketRelayMain.ts")
+  return entry.endsWith(".ts") && existsSync(source) ? { script: source, execArgv: ["--import", "tsx"] } : undefined
 }
 
 /**

@@ -11,7 +11,15 @@ import { Duration, Effect, Fiber } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { hostname } from "node:os"
-import { agentBinariesOf, agentCommandOf, dashboardDirOf, redactUrl, type ServerConfig, sqlitePath } from "./Config.js"
+import {
+  agentBinariesOf,
+  agentCommandOf,
+  dashboardDirOf,
+  redactUrl,
+  type ServerConfig,
+  sqlitePath,
+  streamRelayOf
+} from "./Config.js"
 import { chooseDocker } from "./Docker.js"
 import { serveMetrics } from "./MetricsListener.js"
 import { trackRequests } from "./RequestTracking.js"
@@ -96,7 +104,11 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
   const workbay = await makeWorkbay(storage.layer, {
     settings: { ...settings, dockerProvisioner: docker.provisioner === undefined ? "off" : "on" },
     provisioners: docker.provisioner === undefined ? [workbayProvisioner] : [workbayProvisioner, docker.provisioner],
-    http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie },
+    http: {
+      sessionHeader: config.sessionHeader,
+      sessionCookie: config.sessionCookie,
+      streamRelay: streamRelayOf(config)
+    },
     agentCommand: agentCommandOf(config),
     agentBinaries: agentBinariesOf(config),
     ...(dashboardDir === undefined ? {} : { dashboard: { dir: dashboardDir } }),

@@ -19,7 +19,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { TestProject } from "vitest/node"
-import { serverExternal, serverPlugins, serverScriptPlugins } from "../../../scripts/server-bundle.mjs"
+import {
+  buildSocketRelay,
+  bundleOptions,
+  serverExternal,
+  serverPlugins,
+  serverScriptPlugins
+} from "../../../scripts/server-bundle.mjs"
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -93,6 +99,18 @@ const bundle = async (pkg: string, entry: string, name: string, hash: string) =>
   return { outfile, built: true }
 }
 
+/**
+ * The socket relay's process beside the server's bundle (`socket-relay.cjs`, where the server looks
+ * for it, as beside `npm start`'s), made with the server's bundle or when missing.
+ */
+const socketRelay = async (rebuild: boolean) => {
+  const outfile = join(root, "packages", "server", "dist", "socket-relay.cjs")
+  if (!rebuild && existsSync(outfile)) return
+  const partial = `${outfile}.${process.pid}.partial`
+  await buildSocketRelay(partial, { ...bundleOptions, absWorkingDir: root })
+  renameSync(partial, outfile)
+}
+
 export default async function setup(project: TestProject) {
   const since = performance.now()
   const hash = inputsHash()
@@ -100,6 +118,7 @@ export default async function setup(project: TestProject) {
     bundle("server", "src/main.ts", "server", hash),
     bundle("agent", "src/bin.ts", "agent", hash)
   ])
+  await socketRelay(server.built)
   if (server.built || agent.built) {
     console.log(
       `bundled the server and the agent for the tests in ${((performance.now() - since) / 1000).toFixed(1)} s`

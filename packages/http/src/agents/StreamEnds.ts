@@ -7,11 +7,11 @@
  */
 import { BadGateway } from "@workbay/core"
 import { Context, Deferred, Effect, Layer, Option, type Scope } from "effect"
-import type { HeldSocket } from "../WebSocketSplice.js"
+import type { StreamEnd } from "../WebSocketSplice.js"
 
 interface Wait {
   readonly agentId: string
-  readonly end: Deferred.Deferred<HeldSocket, BadGateway>
+  readonly end: Deferred.Deferred<StreamEnd, BadGateway>
 }
 
 export class StreamEnds extends Context.Tag("@workbay/http/StreamEnds")<StreamEnds, {
@@ -23,7 +23,7 @@ export class StreamEnds extends Context.Tag("@workbay/http/StreamEnds")<StreamEn
     replicaId: string,
     streamId: string,
     agentId: string
-  ) => Effect.Effect<Effect.Effect<HeldSocket, BadGateway>, never, Scope.Scope>
+  ) => Effect.Effect<Effect.Effect<StreamEnd, BadGateway>, never, Scope.Scope>
   /**
    * The wait of stream `streamId` when `agentId` is the agent it waits for, taken (a second agent
    * socket for the same stream finds none): give it the agent's socket.
@@ -32,7 +32,7 @@ export class StreamEnds extends Context.Tag("@workbay/http/StreamEnds")<StreamEn
     replicaId: string,
     streamId: string,
     agentId: string
-  ) => Effect.Effect<Option.Option<(socket: HeldSocket) => Effect.Effect<void>>>
+  ) => Effect.Effect<Option.Option<(socket: StreamEnd) => Effect.Effect<void>>>
 }>() {
   static readonly layer = Layer.scoped(
     StreamEnds,
@@ -49,7 +49,7 @@ export class StreamEnds extends Context.Tag("@workbay/http/StreamEnds")<StreamEn
       return {
         expect: (replicaId, streamId, agentId) =>
           Effect.acquireRelease(
-            Effect.map(Deferred.make<HeldSocket, BadGateway>(), (end) => {
+            Effect.map(Deferred.make<StreamEnd, BadGateway>(), (end) => {
               const key = keyOf(replicaId, streamId)
               const wait = { agentId, end }
               waiting.set(key, wait)
@@ -66,7 +66,7 @@ export class StreamEnds extends Context.Tag("@workbay/http/StreamEnds")<StreamEn
             const wait = waiting.get(key)
             if (wait === undefined || wait.agentId !== agentId) return Option.none()
             waiting.delete(key)
-            return Option.some((socket: HeldSocket) => Effect.asVoid(Deferred.succeed(wait.end, socket)))
+            return Option.some((socket: StreamEnd) => Effect.asVoid(Deferred.succeed(wait.end, socket)))
           })
       }
     })

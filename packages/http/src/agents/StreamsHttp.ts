@@ -3,7 +3,7 @@
  * by core's `AgentStreams.prepare`; served here, the client's socket is held, the agent is asked
  * for the stream on its connection, and the socket the agent opens back
  * (`/workspaceagents/me/streams/{stream}`) is handed over (StreamEnds.ts) and joined to it
- * (WebSocketSplice.ts). Served by
+ * (WebSocketSplice.ts: in this process, or in the socket relay's, SocketRelay.ts). Served by
  * another replica, the request is relayed to it (Relay.ts), as is an agent's end of a stream
  * another replica waits for.
  */
@@ -17,18 +17,16 @@ import {
   type StreamRequest
 } from "@workbay/core"
 import { Duration, Effect, Option } from "effect"
-import type { WebSocket } from "ws"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 import { relayedRequest, relayHeaders } from "../Relay.js"
-import { relayWebSocket, upgradeRawWebSocket } from "../WebSocket.js"
-import { closeSocket, holdSocket, splice } from "../WebSocketSplice.js"
+import { relayWebSocket, upgradeStreamEnd } from "../WebSocket.js"
+import { closeEnd, endClosed, spliceEnds, type StreamEnd } from "../WebSocketSplice.js"
 import { StreamEnds } from "./StreamEnds.js"
 
-/** The client's side of a stream served here: hold its socket, ask the agent, join the agent's socket to it. */
-const serveHere = (plan: Extract<StreamPlan, { _tag: "Here" }>, replicaId: string) => (ws: WebSocket) =>
+/** The client's end of a stream served here: ask the agent, join the agent's end to it. */
+const serveHere = (plan: Extract<StreamPlan, { _tag: "Here" }>, replicaId: string) => (client: StreamEnd) =>
   Effect.gen(function*() {
-    const client = holdSocket(ws)
     const agent = yield* Effect.scoped(
       Effect.flatMap(StreamEnds, (ends) => ends.expect(replicaId, plan.streamId, plan.agentId)).pipe(
         Effect.flatMap((agentEnd) => Effect.zipRight(plan.open, agentEnd)),
@@ -38,11 +36,11 @@ const serveHere = (plan: Extract<StreamPlan, { _tag: "Here" }>, replicaId: strin
         })
       )
     ).pipe(
-      Effect.tapError((e) => Effect.sync(() => closeSocket(ws, 1011, e.message))),
+      Effect.tapError((e) => Effect.sync(() => closeEnd(client, 1011, e.message))),
       Effect.option
     )
     if (agent._tag === "None") return
-    yield* splice(client, agent.value)
+    yield* spliceEnds(client, agent.value)
   })
 
 const userStream = (ref: string, request: StreamRequest) =>
@@ -52,7 +50,7 @@ const userStream = (ref: string, request: StreamRequest) =>
     if (plan._tag === "Relay") {
       return relayWebSocket({ address: plan.address, headers: relayHeaders(self.relaySecret, ctx.ip) })
     }
-    return yield* upgradeRawWebSocket(serveHere(plan, self.id))
+    return yield* upgradeStreamEnd(serveHere(plan, self.id))
   })
 
 export const AgentStreamsHttp = implement(WorkbayApi, "agentStreams", {
@@ -72,15 +70,7 @@ export const AgentStreamEndHttp = implement(WorkbayApi, "agentStreamEnd", {
       const session = yield* CurrentAgent
       const wait = yield* Effect.flatMap(StreamEnds, (ends) => ends.take(self.id, path.stream, session.agent.id))
       if (Option.isNone(wait)) return yield* NotFound.resource("Stream")
-      // The agent's socket lives as long as the client's session joins it; this session only hands it over.
-      return yield* upgradeRawWebSocket((ws) =>
-        Effect.zipRight(
-          wait.value(holdSocket(ws)),
-          Effect.async<void>((resume) => {
-            if (ws.readyState === ws.CLOSED) return resume(Effect.void)
-            ws.once("close", () => resume(Effect.void))
-          })
-        )
-      )
+      // The agent's end lives as long as the client's session joins it; this session only hands it over.
+      return yield* upgradeStreamEnd((end) => Effect.zipRight(wait.value(end), endClosed(end)))
     })
 })

@@ -5,6 +5,7 @@
 import { DEFAULT_MAX_FILE_BYTES, type SettingsShape } from "@workbay/core"
 import { defaultInputLimits, type InputLimits } from "../Limits.js"
 import { DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "../Security.js"
+import type { SocketRelayOptions } from "../SocketRelay.js"
 
 /** Options of the HTTP layer. */
 export interface HttpOptions {
@@ -30,6 +31,13 @@ export interface HttpOptions {
   readonly maxWebSocketMessageBytes?: number | undefined
   /** Time between keep-alive pings of each WebSocket; one unanswered ping drops the socket. Default 15 s. */
   readonly webSocketPingIntervalMillis?: number | undefined
+  /**
+   * Join the streams into workspaces (terminals, tunnels, SSH) in a process of their own, the socket
+   * relay (docs/agents.md, "The socket relay"), so that their frames never wait for this process's
+   * event loop. Only sockets of plain TCP listeners are handed to it. Default: none, streams are
+   * joined in this process; the standalone server starts one (`--stream-relay`).
+   */
+  readonly streamRelay?: SocketRelayOptions | undefined
   /**
    * Apply the rate limits the settings describe (`rateLimitApi`, `rateLimitLogin`,
    * `rateLimitFiles`, `rateLimitDisableAll`; docs/configuration.md, "Rate limits"). `false` leaves

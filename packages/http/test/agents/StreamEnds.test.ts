@@ -2,9 +2,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Exit, Fiber, Layer, Option, Scope } from "effect"
 import { StreamEnds } from "../../src/agents/StreamEnds.js"
-import type { HeldSocket } from "../../src/WebSocketSplice.js"
+import type { StreamEnd } from "../../src/WebSocketSplice.js"
 
-const socket = { ws: undefined, queued: [] } as unknown as HeldSocket
+const socket = { _tag: "Held", held: { ws: undefined, queued: [] } } as unknown as StreamEnd
 
 describe("StreamEnds", () => {
   it.scoped("hands the agent's socket to the wait of its stream, once", () =>

@@ -8,13 +8,16 @@
  */
 import { PortShareRepo } from "@workbay/core"
 import { Effect } from "effect"
+import { execFileSync } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import WebSocket from "ws"
+import type { SocketRelayOptions } from "../../src/SocketRelay.js"
 import {
   type Client,
   createUser,
   expectValidations,
   type ServiceTestServer,
+  socketRelayFromSource,
   startWithOwner,
   type TestUser,
   UNKNOWN_ID
@@ -48,7 +51,20 @@ const serveStream = (url: string, token: string, open: any) => {
   })
 }
 
-describe("streams into a workspace: pty, tunnel, ssh", () => {
+/** The pids of this process's socket relays (SocketRelayMain.ts started by SocketRelay.ts). */
+const relayPids = (): Array<number> => {
+  try {
+    return execFileSync("pgrep", ["-P", String(process.pid), "-f", "SocketRelayMain"], { encoding: "utf8" })
+      .split("\n").filter((line) => line !== "").map(Number)
+  } catch {
+    return []
+  }
+}
+
+describe.each<[string, SocketRelayOptions | undefined]>([
+  ["joined in the service's process", undefined],
+  ["joined in the socket relay's process", socketRelayFromSource]
+])("streams into a workspace: pty, tunnel, ssh, %s", (_, streamRelay) => {
   let srv: ServiceTestServer
   let owner: Client
   let orgId: string
@@ -62,7 +78,8 @@ describe("streams into a workspace: pty, tunnel, ssh", () => {
     ;({ srv, owner, orgId } = await startWithOwner({
       provisioners: [recordingProvisioner(["main"], handed)],
       lifecycle: false,
-      agentMonitor: false
+      agentMonitor: false,
+      http: { streamRelay }
     }))
     dev = await createUser(owner)
     stranger = await createUser(owner)
@@ -237,4 +254,76 @@ describe("streams into a workspace: pty, tunnel, ssh", () => {
     rpc.socket.close()
     other.rpc.socket.close()
   })
+
+  if (streamRelay !== undefined) {
+    it(
+      "the relay's process carries the frames: killed, its streams close and the next stream starts it again",
+      async () => {
+        const { agentId, rpc } = await connectedAgent()
+        const first = await open(dev.client, `/workspaceagents/${agentId}/tunnel?port=8080`)
+        const echoed = nextMessage(first)
+        first.socket.send(Buffer.from("one"))
+        expect((await echoed).data.toString()).toBe("one")
+        // Counted among the service's open WebSockets while the relay holds them (the client's and the agent's end).
+        expect(srv.webSockets.size()).toBeGreaterThanOrEqual(3)
+        const pids = relayPids()
+        expect(pids).toHaveLength(1)
+        process.kill(pids[0]!, "SIGKILL")
+        // The stream's sockets were the relay's: they go with it.
+        expect((await first.closed).code).toBe(1006)
+        const second = await open(dev.client, `/workspaceagents/${agentId}/tunnel?port=8080`)
+        const again = nextMessage(second)
+        second.socket.send(Buffer.from("two"))
+        expect((await again).data.toString()).toBe("two")
+        const restarted = relayPids()
+        expect(restarted).toHaveLength(1)
+        expect(restarted[0]).not.toBe(pids[0])
+        second.socket.close(1000)
+        expect((await second.closed).code).toBe(1000)
+        rpc.socket.close()
+      }
+    )
+  }
+
+  if (streamRelay !== undefined) {
+    it(
+      "a stopping service closes the relay's streams with 1001 and stops its process",
+      async () => {
+        const own = await startWithOwner({
+          provisioners: [recordingProvisioner(["main"], handed)],
+          lifecycle: false,
+          agentMonitor: false,
+          http: { streamRelay }
+        })
+        const before = relayPids()
+        const user = await createUser(own.owner)
+        const t = await makeTemplate(own.srv, own.owner, own.orgId, TEMPLATE)
+        const w = await makeWorkspace(own.srv, user.client, own.orgId, t.id)
+        const agent = w.latest_build.resources.flatMap((r: any) => r.agents ?? [])[0]
+        const token = handed.get(w.id)!.get("main")!
+        const rpc = await connect(`${own.srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { "Service-Session-Token": token })
+        rpc.socket.on("message", (data) => {
+          const message = JSON.parse(data.toString())
+          if (message.type === "stream_open") {
+            serveStream(new URL(message.path, own.srv.wsUrl).toString(), token, message)
+          }
+        })
+        for (let i = 0; i < 50; i++) {
+          if ((await user.client.get(`/workspaceagents/${agent.id}`)).body.status === "connected") break
+          await new Promise((r) => setTimeout(r, 20))
+        }
+        const ws = await connect(`${own.srv.wsUrl}/api/v2/workspaceagents/${agent.id}/tunnel?port=8080`, {
+          "Service-Session-Token": user.client.token ?? ""
+        })
+        const echoed = nextMessage(ws)
+        ws.socket.send(Buffer.from("up"))
+        expect((await echoed).data.toString()).toBe("up")
+        const started = relayPids().filter((pid) => !before.includes(pid))
+        expect(started).toHaveLength(1)
+        await own.srv.close()
+        expect(await ws.closed).toEqual({ code: 1001, reason: "The server is shutting down." })
+        expect(relayPids()).not.toContain(started[0])
+      }
+    )
+  }
 })
