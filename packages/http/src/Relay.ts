@@ -22,9 +22,9 @@ import {
 import { Effect, Schema } from "effect"
 import { type IncomingMessage, type OutgoingHttpHeaders, request as httpRequest } from "node:http"
 import { request as httpsRequest } from "node:https"
-import { connect } from "node:net"
 import type { Duplex } from "node:stream"
 import type { RequestHeaders } from "./RealIp.js"
+import { pipeToReplica } from "./ReplicaPipe.js"
 import { RequestContext } from "./RequestContext.js"
 
 /** The header that carries the deployment's relay secret on a relayed request. */
@@ -51,7 +51,7 @@ export const isRelayed = (secret: string, headers: RequestHeaders): boolean => {
 }
 
 /** The request's head as it came (its raw header lines), less the relay's own headers, plus `extra`. */
-const requestHead = (req: IncomingMessage, extra: Readonly<Record<string, string>>): string => {
+export const relayRequestHead = (req: IncomingMessage, extra: Readonly<Record<string, string>>): string => {
   let head = `${req.method ?? "GET"} ${req.url ?? "/"} HTTP/1.1\r\n`
   const raw = req.rawHeaders
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -64,51 +64,15 @@ const requestHead = (req: IncomingMessage, extra: Readonly<Record<string, string
 }
 
 /**
- * Relays an upgrade: writes the request's head to `address` and joins the two connections. A
- * replica that cannot be reached answers the client 502 on its socket.
+ * Relays an upgrade: writes the request's head to `address` and joins the two connections
+ * (ReplicaPipe.ts). A replica that cannot be reached answers the client 502 on its socket.
  */
 export const relayUpgrade = (
   req: IncomingMessage,
   socket: Duplex,
   head: Buffer,
   target: { readonly address: string; readonly headers: Readonly<Record<string, string>> }
-): void => {
-  let url: URL
-  try {
-    url = new URL(target.address)
-  } catch {
-    return void socket.destroy()
-  }
-  const upstream = connect({ host: url.hostname.replace(/^\[|\]$/g, ""), port: Number(url.port || 80) })
-  upstream.setNoDelay(true)
-  let joined = false
-  const fail = () => {
-    if (joined) {
-      socket.destroy()
-      return
-    }
-    const body = JSON.stringify({
-      message: "The replica that holds the workspace agent's connection cannot be reached.",
-      detail: `The relay to ${target.address} failed; try again once the agent reconnects.`
-    })
-    socket.end(
-      `HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${
-        Buffer.byteLength(body)
-      }\r\n\r\n${body}`
-    )
-  }
-  upstream.once("error", fail)
-  socket.on("error", () => upstream.destroy())
-  upstream.once("connect", () => {
-    joined = true
-    upstream.write(requestHead(req, target.headers))
-    if (head.length > 0) upstream.write(head)
-    socket.pipe(upstream)
-    upstream.pipe(socket)
-  })
-  socket.once("close", () => upstream.destroy())
-  upstream.once("close", () => socket.destroy())
-}
+): void => pipeToReplica(socket, head, relayRequestHead(req, target.headers), target.address)
 
 /** Whether the request being served came from another replica (it carries the deployment's relay secret). */
 export const relayedRequest = Effect.gen(function*() {

@@ -41,6 +41,13 @@ export type RelayToChild =
     /** The bytes read past the request's head, base64. */
     readonly head: string
   }
+  | {
+    /** A request relayed to another replica as its raw connection (ReplicaPipe.ts); comes with the socket. */
+    readonly t: "pipe"
+    readonly address: string
+    readonly requestHead: string
+    readonly head: string
+  }
   | { readonly t: "join"; readonly a: number; readonly b: number }
   | { readonly t: "close"; readonly id: number; readonly code: number; readonly reason: string }
   | { readonly t: "stop" }
@@ -56,6 +63,12 @@ export interface SocketRelay {
    * relay is stopping): serve it in this process.
    */
   readonly take: (req: IncomingMessage, socket: Duplex, head: Buffer) => number | undefined
+  /**
+   * Hands a socket that asked to upgrade, relayed to another replica (Relay.ts), to the relay, which
+   * writes `requestHead` to `address` and joins the two connections. False when it cannot be handed:
+   * relay it in this process.
+   */
+  readonly pipe: (socket: Duplex, head: Buffer, requestHead: string, address: string) => boolean
   /**
    * Joins two ends until both are closed; a close of one closes the other with its code and reason.
    * Interrupted, it closes both (1001).
@@ -138,7 +151,7 @@ export const makeSocketRelay = (
         // Handed (the relay holds its own descriptor of it), or not handed after all: either way
         // this process's is closed, which does not end the connection the relay holds.
         handle.destroy()
-        if (e !== null) ended((message as { readonly id: number }).id)
+        if (e !== null && message.t === "take") ended(message.id)
       })
       return true
     } catch {
@@ -146,16 +159,27 @@ export const makeSocketRelay = (
     }
   }
 
+  /** Sends `socket` with `message`, as a socket of no server. */
+  const handOver = (message: RelayToChild, socket: Socket): boolean => {
+    child ??= start()
+    // Node would otherwise count the relay as one of the listener's workers, and after the relay's
+    // exit the listener's `close` would never call back. The listener counts the connection closed
+    // once this process's descriptor is (in `send`).
+    const detached = socket as unknown as { server: unknown }
+    detached.server = null
+    socket.on("error", () => undefined)
+    return send(message, socket)
+  }
+
+  const pipe = (socket: Duplex, head: Buffer, requestHead: string, address: string): boolean =>
+    !stopping && handable(socket) &&
+    handOver({ t: "pipe", address, requestHead, head: head.toString("base64") }, socket)
+
   const take = (req: IncomingMessage, socket: Duplex, head: Buffer): number | undefined => {
     if (stopping || !handable(socket)) return undefined
-    child ??= start()
     const id = nextId++
-    open.set(id, new Set()) // Sent as a socket of no server: Node would otherwise count the relay as one of the listener's
-     // workers, and after the relay's exit the listener's `close` would never call back. The
-    // listener counts the connection closed once this process's descriptor is (in `send`).
-    ;(socket as unknown as { server: unknown }).server = null
-    socket.on("error", () => undefined)
-    const sent = send({
+    open.set(id, new Set())
+    const sent = handOver({
       t: "take",
       id,
       method: req.method ?? "GET",
@@ -214,5 +238,5 @@ export const makeSocketRelay = (
     })
   }
 
-  return { take, join, close, closed, whenClosed, size: () => open.size, stop }
+  return { take, pipe, join, close, closed, whenClosed, size: () => open.size, stop }
 }

@@ -8,6 +8,7 @@
  */
 import type { Socket } from "node:net"
 import { WebSocketServer } from "ws"
+import { pipeToReplica } from "./ReplicaPipe.js"
 import { closeSocket, type HeldSocket, holdSocket, joinSockets } from "./SocketJoin.js"
 import type { RelayFromChild, RelayToChild, SocketRelayChildOptions } from "./SocketRelay.js"
 import { CloseCode } from "./WebSocketClose.js"
@@ -97,9 +98,20 @@ export const runSocketRelay = (channel: NodeJS.Process, options: SocketRelayChil
     joinSockets(one.held, other.held, () => undefined)
   }
 
+  // Requests relayed to another replica (ReplicaPipe.ts): ended by their two connections, or by a stop.
+  const pipes = new Set<Socket>()
+  const pipe = (message: Extract<RelayToChild, { t: "pipe" }>, socket: Socket | undefined) => {
+    if (socket === undefined) return
+    if (stopping) return void socket.destroy()
+    pipes.add(socket)
+    socket.once("close", () => pipes.delete(socket))
+    pipeToReplica(socket, Buffer.from(message.head, "base64"), message.requestHead, message.address)
+  }
+
   const stop = () => {
     if (stopping) return
     stopping = true
+    for (const socket of pipes) socket.destroy()
     const open = [...ends.values()]
     const closed = open.map((end) =>
       new Promise<void>((resolve) => {
@@ -123,6 +135,8 @@ export const runSocketRelay = (channel: NodeJS.Process, options: SocketRelayChil
     switch (message.t) {
       case "take":
         return take(message.id, message, handle as Socket | undefined)
+      case "pipe":
+        return pipe(message, handle as Socket | undefined)
       case "join":
         return join(message.a, message.b)
       case "close":

@@ -30,7 +30,7 @@ import * as StreamM from "effect/Stream"
 import type { IncomingMessage } from "node:http"
 import type { Duplex } from "node:stream"
 import { type WebSocket, WebSocketServer } from "ws"
-import { relayUpgrade } from "./Relay.js"
+import { relayRequestHead, relayUpgrade } from "./Relay.js"
 import { makeSocketRelay, type SocketRelay, type SocketRelayOptions } from "./SocketRelay.js"
 import { holdSocket, type StreamEnd } from "./WebSocketSplice.js"
 
@@ -622,7 +622,12 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       socket.destroy()
       return
     }
-    if (upgrade.relay !== undefined) return relayUpgrade(req, socket, head, upgrade.relay)
+    if (upgrade.relay !== undefined) {
+      // Piped by the socket relay when there is one, else here.
+      const handed = relay?.pipe(socket, head, relayRequestHead(req, upgrade.relay.headers), upgrade.relay.address)
+      if (handed !== true) relayUpgrade(req, socket, head, upgrade.relay)
+      return
+    }
     const end = upgrade.end
     if (end !== undefined && relay !== undefined) {
       const id = relay.take(req, socket, head)

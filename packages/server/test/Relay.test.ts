@@ -3,10 +3,11 @@
  * processes on one fresh Postgres database. An agent's connection is held by replica B; a client
  * opens a tunnel through replica A, which relays the request to B's relay address; the agent opens
  * its end of the stream back through A, which relays it to B. Bytes go both ways through both
- * relays. `GET /replicas` lists both, with their relay addresses. The agent here is a small test
+ * relays, which each replica's socket relay carries. `GET /replicas` lists both, with their relay addresses. The agent here is a small test
  * agent on a real WebSocket (the reference agent's streams are tested end to end in
  * packages/agent); what is under test is the service's relay.
  */
+import { execFileSync } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import WebSocket from "ws"
 import { connect, refusal } from "../../http/test/websocket.js"
@@ -23,6 +24,16 @@ const EXTERNAL = `resources:
       - name: main
         external: true
 `
+
+/** The socket relay's process a server started (its bundle beside the server's). */
+const relayOf = (server: ServerProcess): Array<string> => {
+  try {
+    return execFileSync("pgrep", ["-P", String(server.child.pid), "-f", "socket-relay"], { encoding: "utf8" })
+      .split("\n").filter((line) => line !== "")
+  } catch {
+    return []
+  }
+}
 
 describe.skipIf(url === null)("streams relayed between replicas on one Postgres", () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>
@@ -112,6 +123,9 @@ describe.skipIf(url === null)("streams relayed between replicas on one Postgres"
     // B asked the agent, naming itself as the replica that waits, and the client's address as A saw it.
     expect(asked).toHaveLength(1)
     expect(asked[0]).toMatchObject({ kind: "tcp", port: 22, remote_address: "127.0.0.1" })
+    // Carried by each replica's socket relay (docs/agents.md, "The socket relay"), not its own process:
+    // A pipes both relayed requests, B joins the two ends.
+    for (const replica of [a, b]) expect(relayOf(replica)).toHaveLength(1)
     const replicas = (await call(a.url, token, "GET", "/replicas")).body
     const bId = replicas.find((r: any) => r.relay_address === b.url).id
     expect(asked[0].path).toContain(`replica=${bId}`)
