@@ -32,9 +32,8 @@ import type { Duplex } from "node:stream"
 import { type WebSocket, WebSocketServer } from "ws"
 import { relayRequestHead, relayUpgrade } from "./Relay.js"
 import { makeSocketRelay, type SocketRelay, type SocketRelayOptions } from "./SocketRelay.js"
-import { holdSocket, type StreamEnd } from "./WebSocketSplice.js"
-
 import { clipReason, CloseCode } from "./WebSocketClose.js"
+import { holdSocket, type StreamEnd } from "./WebSocketSplice.js"
 
 export { clipReason, CloseCode } from "./WebSocketClose.js"
 
