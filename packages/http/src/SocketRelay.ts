@@ -44,6 +44,7 @@ export type RelayToChild =
   | {
     /** A request relayed to another replica as its raw connection (ReplicaPipe.ts); comes with the socket. */
     readonly t: "pipe"
+    readonly id: number
     readonly address: string
     readonly requestHead: string
     readonly head: string
@@ -52,8 +53,14 @@ export type RelayToChild =
   | { readonly t: "close"; readonly id: number; readonly code: number; readonly reason: string }
   | { readonly t: "stop" }
 
-/** Messages from the relay's process. */
-export type RelayFromChild = { readonly t: "closed"; readonly id: number } | { readonly t: "stopped" }
+/**
+ * Messages from the relay's process: `took` once a socket handed with `take` or `pipe` is its own
+ * (the service then closes its copy), `closed` once an end is.
+ */
+export type RelayFromChild =
+  | { readonly t: "took"; readonly id: number }
+  | { readonly t: "closed"; readonly id: number }
+  | { readonly t: "stopped" }
 
 /** The service's side of its socket relay. */
 export interface SocketRelay {
@@ -86,6 +93,14 @@ export interface SocketRelay {
   readonly stop: () => Promise<void>
 }
 
+/** A socket sent to a relay's process and not yet taken. */
+interface Handing {
+  readonly holder: ChildProcess
+  readonly message: Extract<RelayToChild, { t: "take" | "pipe" }>
+  readonly socket: Socket & { readonly _handle?: unknown }
+  readonly retried: boolean
+}
+
 /** A socket that can be handed to another process: a plain TCP one with its handle. */
 const handable = (socket: Duplex): socket is Socket =>
   socket instanceof Socket && !(socket instanceof TLSSocket) &&
@@ -100,14 +115,16 @@ export const makeSocketRelay = (
   let child: ChildProcess | undefined
   let stopping = false
   let nextId = 1
-  // The open ends, each with what waits for its close.
-  const open = new Map<number, Set<() => void>>()
+  // The open ends: the relay's process that holds each, and what waits for its close.
+  const open = new Map<number, { holder: ChildProcess; readonly waiters: Set<() => void> }>()
+  // The sockets handed and not yet taken (`took`): this process keeps its copy until then.
+  const handing = new Map<number, Handing>()
 
   const ended = (id: number) => {
-    const waiters = open.get(id)
-    if (waiters === undefined) return
+    const end = open.get(id)
+    if (end === undefined) return
     open.delete(id)
-    for (const resume of waiters) resume()
+    for (const resume of end.waiters) resume()
   }
 
   const start = (): ChildProcess => {
@@ -126,60 +143,116 @@ export const makeSocketRelay = (
     started.channel?.unref()
     started.on("message", (message: RelayFromChild) => {
       if (message.t === "closed") ended(message.id)
+      else if (message.t === "took") took(message.id)
     })
     started.on("error", (e) => options.warn(`The socket relay failed: ${e.message}`))
-    started.once("exit", (code, signal) => {
+    // Gone: what it had not taken is handed once more, to a new relay; what it held is closed.
+    // Once its exit is seen, after what it sent before has been read (in this turn's reads: a
+    // socket it took and answered must not be answered twice); or once its channel closes.
+    let gone = false
+    const whenGone = () => {
+      if (gone) return
+      gone = true
       if (child === started) child = undefined
-      if (!stopping) {
-        options.warn(
-          `The socket relay exited (${
-            signal ?? `code ${code}`
-          }); its ${open.size} open stream ends are closed, the next ones start it again.`
-        )
+      for (const [id, hand] of [...handing]) {
+        if (hand.holder === started) rehand(id, hand)
       }
-      for (const id of [...open.keys()]) ended(id)
+      const held = [...open].filter(([, end]) => end.holder === started).map(([id]) => id)
+      if (!stopping && held.length > 0) {
+        options.warn(`The socket relay's ${held.length} open stream ends are closed; the next ones start it again.`)
+      }
+      for (const id of held) ended(id)
+      started.kill("SIGKILL")
+    }
+    started.once("exit", (code, signal) => {
+      if (!stopping) options.warn(`The socket relay exited (${signal ?? `code ${code}`}).`)
+      setImmediate(whenGone)
     })
+    started.once("disconnect", whenGone)
     return started
   }
 
-  const send = (message: RelayToChild, handle?: Socket) => {
-    const target = child
+  /** The relay's process to hand the next socket to: a new one when there is none or the last one's channel is closed. */
+  const current = (): ChildProcess => {
+    if (child !== undefined && !child.connected) child = undefined
+    child ??= start()
+    return child
+  }
+
+  const send = (target: ChildProcess | undefined, message: RelayToChild) => {
     if (target === undefined || !target.connected) return false
     try {
-      target.send(message, handle as never, { keepOpen: true } as never, (e) => {
-        if (handle === undefined) return
-        // Handed (the relay holds its own descriptor of it), or not handed after all: either way
-        // this process's is closed, which does not end the connection the relay holds.
-        handle.destroy()
-        if (e !== null && message.t === "take") ended(message.id)
-      })
+      target.send(message)
       return true
     } catch {
       return false
     }
   }
 
-  /** Sends `socket` with `message`, as a socket of no server. */
-  const handOver = (message: RelayToChild, socket: Socket): boolean => {
-    child ??= start()
+  const took = (id: number) => {
+    const hand = handing.get(id)
+    if (hand === undefined) return
+    handing.delete(id)
+    // The relay holds its own descriptor of it; closing this process's does not end the connection.
+    hand.socket.destroy()
+  }
+
+  /** A socket not taken by the relay it was sent to: sent once more, to a new relay, or closed with its end. */
+  const rehand = (id: number, hand: Handing) => {
+    handing.delete(id)
+    if (!stopping && !hand.retried && !hand.socket.destroyed && hand.socket._handle != null) {
+      if (handOver(id, hand.message, hand.socket, true)) return
+    }
+    hand.socket.destroy()
+    ended(id)
+  }
+
+  /**
+   * Sends `socket` with `message`, as a socket of no server. This process keeps its copy, not
+   * reading from it, until the relay says it took it: a relay gone before that (killed, its exit
+   * not yet seen here) loses no connection.
+   */
+  const handOver = (
+    id: number,
+    message: Extract<RelayToChild, { t: "take" | "pipe" }>,
+    socket: Socket,
+    retried = false
+  ): boolean => {
+    const target = current()
     // Node would otherwise count the relay as one of the listener's workers, and after the relay's
     // exit the listener's `close` would never call back. The listener counts the connection closed
-    // once this process's descriptor is (in `send`).
+    // once this process's descriptor is (`took`).
     const detached = socket as unknown as { server: unknown }
     detached.server = null
     socket.on("error", () => undefined)
-    return send(message, socket)
+    // This process reads no more of it: what the client sends after the relay's answer is the relay's.
+    const handle = (socket as unknown as { _handle: { reading: boolean; readStop: () => number } })._handle
+    handle.reading = false
+    handle.readStop()
+    const end = open.get(id)
+    if (end !== undefined) end.holder = target
+    handing.set(id, { holder: target, message, socket, retried })
+    try {
+      target.send(message, socket as never, { keepOpen: true } as never, (e) => {
+        // Not sent: the channel is broken, and its close hands the socket again (`disconnect`).
+        if (e !== null && e !== undefined && target.connected) target.disconnect()
+      })
+      return true
+    } catch {
+      handing.delete(id)
+      return false
+    }
   }
 
   const pipe = (socket: Duplex, head: Buffer, requestHead: string, address: string): boolean =>
     !stopping && handable(socket) &&
-    handOver({ t: "pipe", address, requestHead, head: head.toString("base64") }, socket)
+    handOver(nextId, { t: "pipe", id: nextId++, address, requestHead, head: head.toString("base64") }, socket)
 
   const take = (req: IncomingMessage, socket: Duplex, head: Buffer): number | undefined => {
     if (stopping || !handable(socket)) return undefined
     const id = nextId++
-    open.set(id, new Set())
-    const sent = handOver({
+    open.set(id, { holder: current(), waiters: new Set() })
+    const sent = handOver(id, {
       t: "take",
       id,
       method: req.method ?? "GET",
@@ -194,32 +267,41 @@ export const makeSocketRelay = (
   }
 
   const whenClosed = (id: number, f: () => void): () => void => {
-    const waiters = open.get(id)
-    if (waiters === undefined) {
+    const end = open.get(id)
+    if (end === undefined) {
       f()
       return () => undefined
     }
     const waiter = () => f()
-    waiters.add(waiter)
-    return () => void waiters.delete(waiter)
+    end.waiters.add(waiter)
+    return () => void end.waiters.delete(waiter)
   }
 
   const closed = (id: number): Effect.Effect<void> =>
     Effect.async<void>((resume) => Effect.sync(whenClosed(id, () => resume(Effect.void))))
 
   const close = (id: number, code: number, reason: string) => {
-    if (open.has(id)) send({ t: "close", id, code, reason })
+    const end = open.get(id)
+    if (end !== undefined) send(end.holder, { t: "close", id, code, reason })
   }
 
   const join = (a: number, b: number): Effect.Effect<void> =>
     Effect.suspend(() => {
-      send({ t: "join", a, b })
+      const one = open.get(a)
+      const other = open.get(b)
+      if (one !== undefined && other !== undefined && one.holder === other.holder) {
+        send(one.holder, { t: "join", a, b })
+      } else {
+        // Not both held by one relay (one's went since): each goes, as a join with a closed end would.
+        close(a, CloseCode.internalError, "")
+        close(b, CloseCode.internalError, "")
+      }
       return Effect.zipRight(closed(a), closed(b))
     }).pipe(
       Effect.onInterrupt(() =>
         Effect.sync(() => {
-          if (open.has(a)) send({ t: "close", id: a, code: CloseCode.goingAway, reason: "The stream was ended." })
-          if (open.has(b)) send({ t: "close", id: b, code: CloseCode.goingAway, reason: "The stream was ended." })
+          close(a, CloseCode.goingAway, "The stream was ended.")
+          close(b, CloseCode.goingAway, "The stream was ended.")
         })
       )
     )
@@ -232,7 +314,7 @@ export const makeSocketRelay = (
     await new Promise<void>((resolve) => {
       if (target.exitCode !== null || target.signalCode !== null) return resolve()
       target.once("exit", () => resolve())
-      if (!send({ t: "stop" })) target.kill("SIGKILL")
+      if (!send(target, { t: "stop" })) target.kill("SIGKILL")
       // A relay that does not finish closing its sockets in time is stopped all the same.
       setTimeout(() => target.kill("SIGKILL"), 3000).unref()
     })

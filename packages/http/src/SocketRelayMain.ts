@@ -48,6 +48,8 @@ export const runSocketRelay = (channel: NodeJS.Process, options: SocketRelayChil
   }
 
   const take = (id: number, message: Extract<RelayToChild, { t: "take" }>, socket: Socket | undefined) => {
+    // The service's copy of the socket can go now: this one is ours (SocketRelay.ts, `handOver`).
+    send({ t: "took", id })
     if (socket === undefined) return send({ t: "closed", id })
     if (stopping) {
       socket.destroy()
@@ -101,6 +103,7 @@ export const runSocketRelay = (channel: NodeJS.Process, options: SocketRelayChil
   // Requests relayed to another replica (ReplicaPipe.ts): ended by their two connections, or by a stop.
   const pipes = new Set<Socket>()
   const pipe = (message: Extract<RelayToChild, { t: "pipe" }>, socket: Socket | undefined) => {
+    send({ t: "took", id: message.id })
     if (socket === undefined) return
     if (stopping) return void socket.destroy()
     pipes.add(socket)
