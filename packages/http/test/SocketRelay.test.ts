@@ -4,23 +4,13 @@
  * relay, route by route, are in agents/Streams.test.ts.
  */
 import { Effect } from "effect"
-import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import WebSocket from "ws"
 import { makeSocketRelay, type SocketRelay } from "../src/SocketRelay.js"
-import { socketRelayFromSource } from "./support.js"
-
-const relayPids = (): Array<number> => {
-  try {
-    return execFileSync("pgrep", ["-P", String(process.pid), "-f", "SocketRelayMain"], { encoding: "utf8" })
-      .split("\n").filter((line) => line !== "").map(Number)
-  } catch {
-    return []
-  }
-}
+import { socketRelayFromSource, socketRelayPids } from "./support.js"
 
 /** Blocks this process (its event loop does not run) until `pid` has died: a zombie not yet reaped, or gone. */
 const blockUntilDead = (pid: number) => {
@@ -83,14 +73,14 @@ describe("the socket relay's process", () => {
     const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`
 
     const first = await openClient(url)
-    const [killed] = relayPids()
+    const [killed] = socketRelayPids()
     expect(killed).toBeDefined()
     killBeforeTake = killed
     const second = await openClient(url)
     expect(ids.every((id) => id !== undefined)).toBe(true)
     // The first end went with the killed relay; the second is held by a new one.
     expect((await first.closed).code).toBe(1006)
-    const now = relayPids()
+    const now = socketRelayPids()
     expect(now).toHaveLength(1)
     expect(now[0]).not.toBe(killed)
     relay.close(ids[1]!, 1000, "done")

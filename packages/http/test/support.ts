@@ -7,6 +7,7 @@ import { makeWorkbay, type WebHandler, type WorkbayOptions, type WorkbayServices
 import type { StoragePorts } from "@workbay/storage-sql"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { Effect, Layer } from "effect"
+import { execFileSync } from "node:child_process"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
@@ -111,6 +112,16 @@ export const inTurn = (web: WebHandler): WebHandler => async (request, info) => 
 export const socketRelayFromSource: SocketRelayOptions = {
   script: fileURLToPath(new URL("../src/SocketRelayMain.ts", import.meta.url)),
   execArgv: ["--import", "tsx"]
+}
+
+/** The pids of the socket relays this process started from source (`socketRelayFromSource`). */
+export const socketRelayPids = (): Array<number> => {
+  try {
+    return execFileSync("pgrep", ["-P", String(process.pid), "-f", "SocketRelayMain"], { encoding: "utf8" })
+      .split("\n").filter((line) => line !== "").map(Number)
+  } catch {
+    return []
+  }
 }
 
 /** The service's options, and its storage (a fresh in-memory SQLite unless given). */

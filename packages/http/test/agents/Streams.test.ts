@@ -8,7 +8,6 @@
  */
 import { PortShareRepo } from "@workbay/core"
 import { Effect } from "effect"
-import { execFileSync } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import WebSocket from "ws"
 import type { SocketRelayOptions } from "../../src/SocketRelay.js"
@@ -18,6 +17,7 @@ import {
   expectValidations,
   type ServiceTestServer,
   socketRelayFromSource,
+  socketRelayPids,
   startWithOwner,
   type TestUser,
   UNKNOWN_ID
@@ -52,15 +52,6 @@ const serveStream = (url: string, token: string, open: any) => {
 }
 
 /** The pids of this process's socket relays (SocketRelayMain.ts started by SocketRelay.ts). */
-const relayPids = (): Array<number> => {
-  try {
-    return execFileSync("pgrep", ["-P", String(process.pid), "-f", "SocketRelayMain"], { encoding: "utf8" })
-      .split("\n").filter((line) => line !== "").map(Number)
-  } catch {
-    return []
-  }
-}
-
 describe.each<[string, SocketRelayOptions | undefined]>([
   ["joined in the service's process", undefined],
   ["joined in the socket relay's process", socketRelayFromSource]
@@ -266,7 +257,7 @@ describe.each<[string, SocketRelayOptions | undefined]>([
         expect((await echoed).data.toString()).toBe("one")
         // Counted among the service's open WebSockets while the relay holds them (the client's and the agent's end).
         expect(srv.webSockets.size()).toBeGreaterThanOrEqual(3)
-        const pids = relayPids()
+        const pids = socketRelayPids()
         expect(pids).toHaveLength(1)
         process.kill(pids[0]!, "SIGKILL")
         // The stream's sockets were the relay's: they go with it.
@@ -275,7 +266,7 @@ describe.each<[string, SocketRelayOptions | undefined]>([
         const again = nextMessage(second)
         second.socket.send(Buffer.from("two"))
         expect((await again).data.toString()).toBe("two")
-        const restarted = relayPids()
+        const restarted = socketRelayPids()
         expect(restarted).toHaveLength(1)
         expect(restarted[0]).not.toBe(pids[0])
         second.socket.close(1000)
@@ -295,7 +286,7 @@ describe.each<[string, SocketRelayOptions | undefined]>([
           agentMonitor: false,
           http: { streamRelay }
         })
-        const before = relayPids()
+        const before = socketRelayPids()
         const user = await createUser(own.owner)
         const t = await makeTemplate(own.srv, own.owner, own.orgId, TEMPLATE)
         const w = await makeWorkspace(own.srv, user.client, own.orgId, t.id)
@@ -318,11 +309,11 @@ describe.each<[string, SocketRelayOptions | undefined]>([
         const echoed = nextMessage(ws)
         ws.socket.send(Buffer.from("up"))
         expect((await echoed).data.toString()).toBe("up")
-        const started = relayPids().filter((pid) => !before.includes(pid))
+        const started = socketRelayPids().filter((pid) => !before.includes(pid))
         expect(started).toHaveLength(1)
         await own.srv.close()
         expect(await ws.closed).toEqual({ code: 1001, reason: "The server is shutting down." })
-        expect(relayPids()).not.toContain(started[0])
+        expect(socketRelayPids()).not.toContain(started[0])
       }
     )
   }
