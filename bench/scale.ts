@@ -381,7 +381,9 @@ const main = async () => {
       "--bytes-per-tick",
       "64",
       "--tick-interval",
-      "100ms"
+      "100ms",
+      // The echoes split by whether their agent is on the replica the terminals come through.
+      ...agentUrls
     ], cliEnv(replicas[replicas.length - 1]!.url))
     const rssPeak = [...rssAtWindow]
     // The terminals' and the people's processes end with the window: their CPU as last seen alive.

@@ -203,7 +203,12 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     .option("--concurrency <n>", "at most this many workspaces (default: all)")
     .option("--run-agents", "run the workspaces' light agents in this process (when no create-workspaces holds them)")
     .option("--run <id>", "only the workspaces of this run")
-    .option("--agent-url <url>", "with --run-agents: where the agents connect, in turn (repeatable)", collect, [])
+    .option(
+      "--agent-url <url>",
+      "where the agents connect, as create-workspaces was told (repeatable; with two or more the echoes are also counted by where their agent is)",
+      collect,
+      []
+    )
     .option("--agent-processes <n>", "with --run-agents: run them in this many child processes (0: in this one)", "0")
     .option("--verbose", "with --run-agents: print each line the light agents log as it comes")
     .action(async (opts, cmd: Command) => {

@@ -327,6 +327,13 @@ describe("workbay scaletest on two replicas on Postgres", () => {
     )
     expect(traffic).toMatchObject({ workspaces: 6, errors: 0 })
     expect(traffic.requests["traffic:pty echo"]?.count).toBeGreaterThanOrEqual(6)
+    // Each echo counted again by where its agent is: the workspaces' agents in turn on A and B,
+    // three each; the terminals came through B.
+    const here = traffic.requests["traffic:pty echo (agent on this replica)"]
+    const there = traffic.requests["traffic:pty echo (agent on another replica)"]
+    expect(here?.count).toBeGreaterThanOrEqual(3)
+    expect(there?.count).toBeGreaterThanOrEqual(3)
+    expect(here.count + there.count).toBe(traffic.requests["traffic:pty echo"].count)
     const cleaned = json(await user.run(["scaletest", "cleanup", "-o", "json"], { env }))
     expect(cleaned).toMatchObject({ workspaces_deleted: 6, users_deleted: 6, errors: 0 })
   })

@@ -25,8 +25,17 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Client } from "../../Client.js"
 import { type Metrics, probeLoopDelay } from "./Metrics.js"
+import { numberOf } from "./Tag.js"
 
 /** The runner of a light agent: no process is started. */
+/**
+ * Where the agent of the scaletest's workspace `scaletest-<run>-<n>` connects among `urls` (several
+ * replicas): the `n`th in turn, so that every command of a run can tell which replica holds an
+ * agent (`workspace-traffic` splits its echoes so). Undefined without urls.
+ */
+export const agentUrlOf = (urls: ReadonlyArray<string>, workspaceName: string): string | undefined =>
+  urls.length === 0 ? undefined : urls[(numberOf(workspaceName) ?? 0) % urls.length]!.replace(/\/+$/, "")
+
 export const lightRunner: AgentRunner = {
   script: async (script, environment) => {
     const started = new Date().toISOString()
@@ -251,10 +260,9 @@ export class LightAgents {
   /** Into the metrics of the moment, wherever the agent runs. */
   private readonly record = (kind: string, ms: number, error?: string) => this.metrics.record(kind, ms, error)
   private stopping = false
-  private started = 0
   private handed = 0
 
-  /** `agentUrls`: where the agents connect, in turn (several replicas); default the client's URL. */
+  /** `agentUrls`: where the agents connect (several replicas, `agentUrlOf`); default the client's URL. */
   /** `metrics` takes every later request's time (a run swaps it to measure its hold apart). */
   /** `processes`: how many child processes run the agents (0: this one). */
   constructor(
@@ -312,7 +320,7 @@ export class LightAgents {
    * Starts the light agent of the workspace's agent `agentName` (with the token the credentials
    * route answers) and waits until its start-up ends; throws unless it reached `ready`.
    */
-  async start(workspaceId: string, agentId: string, agentName: string): Promise<LightAgent> {
+  async start(workspaceId: string, workspaceName: string, agentId: string, agentName: string): Promise<LightAgent> {
     const { agent_token } = await this.metrics.time(
       "user:agent credentials",
       () =>
@@ -322,9 +330,7 @@ export class LightAgents {
     )
     if (this.stopping) throw new Error("the scaletest is stopping")
     const since = performance.now()
-    const url = this.agentUrls.length === 0
-      ? this.client.url
-      : this.agentUrls[this.started++ % this.agentUrls.length]!.replace(/\/+$/, "")
+    const url = agentUrlOf(this.agentUrls, workspaceName) ?? this.client.url
     const start = { url, token: agent_token, workspaceId }
     let state: string
     if (this.processCount > 0) {

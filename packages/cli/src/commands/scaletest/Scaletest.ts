@@ -25,7 +25,7 @@ import type { Context } from "../../Context.js"
 import { CliError, usageError } from "../../Errors.js"
 import { organizationOf } from "../../Lookup.js"
 import { printJson, printTable } from "../../Output.js"
-import { LightAgents } from "./LightAgents.js"
+import { agentUrlOf, LightAgents } from "./LightAgents.js"
 import { type KindSummary, Metrics, probeLoopDelay, SUMMARY_HEADERS, summaryRows } from "./Metrics.js"
 import { EMAIL_DOMAIN, isScaletestName, isScaletestUser, nameOf, newRunId } from "./Tag.js"
 
@@ -232,7 +232,7 @@ const runAgentsOf = async (agents: LightAgents, metrics: Metrics, w: Workspace):
       if (app.healthcheck?.url) agents.serveApp(app.healthcheck.url)
       else if (app.url) agents.serveApp(app.url)
     }
-    const started = await agents.start(w.id, a.id, a.name)
+    const started = await agents.start(w.id, w.name, a.id, a.name)
     metrics.record("agent:connect to ready", started.readyMs)
     ready++
   }
@@ -411,7 +411,8 @@ const everyTick = async (tickMs: number, until: number, tick: () => Promise<bool
  */
 const echoTicks = (
   metrics: Metrics,
-  kind: string,
+  /** The kinds each echo's time goes to: the mode's, and its agent's placement's (`placementOf`). */
+  kinds: ReadonlyArray<string>,
   tick: Ticks,
   write: (marker: string) => void,
   closed: Promise<void>
@@ -458,18 +459,24 @@ const echoTicks = (
       const sent = performance.now()
       const answer = await exchange(10_000)
       const error = answer === "ok" ? undefined : answer === "closed" ? "the connection closed" : "no echo in 10 s"
-      metrics.record(kind, performance.now() - sent, error)
+      const took = performance.now() - sent
+      for (const kind of kinds) metrics.record(kind, took, error)
       return answer !== "closed"
     })
   return { feed, first, run }
 }
+
+/** An echo's kinds: the mode's, and with `placement` the mode's at that placement (`traffic:pty echo (agent on this replica)`). */
+const echoKinds = (kind: string, placement: string | undefined): ReadonlyArray<string> =>
+  placement === undefined ? [kind] : [kind, `${kind} (${placement})`]
 
 /** One terminal, opened: each tick writes a line and times until the terminal echoed it. */
 const ptyTraffic = async (
   client: Client,
   metrics: Metrics,
   agentId: string,
-  ticks: Ticks
+  ticks: Ticks,
+  placement: string | undefined
 ): Promise<TrafficSession> => {
   // Open once the terminal's command runs: its first echo is part of the open.
   return metrics.time("traffic:pty open", async () => {
@@ -482,7 +489,7 @@ const ptyTraffic = async (
     const closed = new Promise<void>((resolve) => ws.once("close", () => resolve()))
     const echo = echoTicks(
       metrics,
-      "traffic:pty echo",
+      echoKinds("traffic:pty echo", placement),
       ticks,
       (marker) => ws.send(JSON.stringify({ data: `${marker}\r` })),
       closed
@@ -545,7 +552,8 @@ const sshTraffic = async (
   client: Client,
   metrics: Metrics,
   agentId: string,
-  ticks: Ticks
+  ticks: Ticks,
+  placement: string | undefined
 ): Promise<TrafficSession> => {
   const { Client: SshClient } = await import("ssh2")
   const ws = await metrics.time("traffic:ssh open", () => client.socket(`/workspaceagents/${agentId}/ssh`))
@@ -564,7 +572,13 @@ const sshTraffic = async (
         ssh.connect({ sock, username: "scaletest", readyTimeout: 20_000 })
       })
       const closed = new Promise<void>((resolve) => channel.once("close", () => resolve()))
-      const echo = echoTicks(metrics, "traffic:ssh echo", ticks, (m) => channel.write(`${m}\n`), closed)
+      const echo = echoTicks(
+        metrics,
+        echoKinds("traffic:ssh echo", placement),
+        ticks,
+        (m) => channel.write(`${m}\n`),
+        closed
+      )
       channel.on("data", (d: Buffer) => echo.feed(d.toString("utf8")))
       await echo.first()
       return { channel, echo }
@@ -610,12 +624,18 @@ export const workspaceTraffic = async (ctx: Context, flags: TrafficFlags): Promi
       })
     }
     const ticks: Ticks = { bytes, tickMs }
+    // With several replicas, each echo is counted by where its agent is too: the replica the
+    // traffic comes through, or another one (relayed to it; docs/agents.md, "Several replicas").
+    const placementOf = (w: Workspace): string | undefined =>
+      flags.agentUrl.length < 2 ? undefined : agentUrlOf(flags.agentUrl, w.name) === client.url.replace(/\/+$/, "")
+        ? "agent on this replica"
+        : "agent on another replica"
     const open = async (w: Workspace): Promise<TrafficSession | undefined> => {
       const agent = w.latest_build.resources.flatMap((r) => r.agents ?? [])[0]
       if (agent === undefined) return void failed++
       try {
-        if (flags.mode === "pty") return await ptyTraffic(client, metrics, agent.id, ticks)
-        if (flags.mode === "ssh") return await sshTraffic(client, metrics, agent.id, ticks)
+        if (flags.mode === "pty") return await ptyTraffic(client, metrics, agent.id, ticks, placementOf(w))
+        if (flags.mode === "ssh") return await sshTraffic(client, metrics, agent.id, ticks, placementOf(w))
         return await appTraffic(client, metrics, w, agent.name, ticks)
       } catch (e) {
         metrics.record(`traffic:${flags.mode} open`, 0, e instanceof Error ? e.message : String(e))

@@ -20,6 +20,12 @@ export const newRunId = (): string =>
 /** The name of a run's `n`th user and workspace. */
 export const nameOf = (run: string, n: number): string => `scaletest-${run}-${n}`
 
+/** The `n` of a scaletest's name (`scaletest-<run>-<n>`); undefined for another name. */
+export const numberOf = (name: string): number | undefined => {
+  const m = NAME.exec(name)
+  return m === null ? undefined : Number(m[2])
+}
+
 /** Whether `name` is a scaletest's (of `run`, when given). */
 export const isScaletestName = (name: string, run?: string): boolean => {
   const m = NAME.exec(name)
