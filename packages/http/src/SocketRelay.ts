@@ -93,6 +93,16 @@ export interface SocketRelay {
   readonly stop: () => Promise<void>
 }
 
+/** An end the service handed to a relay: what the service last told the relay of it, to tell a new one. */
+interface OpenEnd {
+  holder: ChildProcess
+  readonly waiters: Set<() => void>
+  /** The end it is joined with. */
+  partner?: number
+  /** How the service closed it. */
+  closing?: { readonly code: number; readonly reason: string }
+}
+
 /** A socket sent to a relay's process and not yet taken. */
 interface Handing {
   readonly holder: ChildProcess
@@ -116,7 +126,7 @@ export const makeSocketRelay = (
   let stopping = false
   let nextId = 1
   // The open ends: the relay's process that holds each, and what waits for its close.
-  const open = new Map<number, { holder: ChildProcess; readonly waiters: Set<() => void> }>()
+  const open = new Map<number, OpenEnd>()
   // The sockets handed and not yet taken (`took`): this process keeps its copy until then.
   const handing = new Map<number, Handing>()
 
@@ -154,14 +164,18 @@ export const makeSocketRelay = (
       if (gone) return
       gone = true
       if (child === started) child = undefined
+      const moved: Array<number> = []
       for (const [id, hand] of [...handing]) {
-        if (hand.holder === started) rehand(id, hand)
+        if (hand.holder === started && rehand(id, hand)) moved.push(id)
       }
       const held = [...open].filter(([, end]) => end.holder === started).map(([id]) => id)
       if (!stopping && held.length > 0) {
         options.warn(`The socket relay's ${held.length} open stream ends are closed; the next ones start it again.`)
       }
       for (const id of held) ended(id)
+      // What the service told the gone relay of the ends handed again (joins, closes) went with it:
+      // the new relay is told once more.
+      for (const id of moved) retell(id)
       started.kill("SIGKILL")
     }
     started.once("exit", (code, signal) => {
@@ -197,14 +211,34 @@ export const makeSocketRelay = (
     hand.socket.destroy()
   }
 
-  /** A socket not taken by the relay it was sent to: sent once more, to a new relay, or closed with its end. */
-  const rehand = (id: number, hand: Handing) => {
+  /**
+   * A socket not taken by the relay it was sent to: sent once more, to a new relay (true), or
+   * closed with its end.
+   */
+  const rehand = (id: number, hand: Handing): boolean => {
     handing.delete(id)
     if (!stopping && !hand.retried && !hand.socket.destroyed && hand.socket._handle != null) {
-      if (handOver(id, hand.message, hand.socket, true)) return
+      if (handOver(id, hand.message, hand.socket, true)) return true
     }
     hand.socket.destroy()
     ended(id)
+    return false
+  }
+
+  /** Tells an end's new relay what its gone one was told: its close, or its join (a partner gone too closes it). */
+  const retell = (id: number) => {
+    const end = open.get(id)
+    if (end === undefined) return
+    if (end.closing !== undefined) return void send(end.holder, { t: "close", id, ...end.closing })
+    if (end.partner === undefined) return
+    const other = open.get(end.partner)
+    if (other === undefined || other.holder !== end.holder) {
+      return void send(end.holder, { t: "close", id, code: CloseCode.internalError, reason: "" })
+    }
+    // Its partner closed: so is it, as the join would have carried the close.
+    if (other.closing !== undefined) return void send(end.holder, { t: "close", id, ...other.closing })
+    // Once per pair (the other end was handed again too): by the lower id.
+    if (id < end.partner) send(end.holder, { t: "join", a: id, b: end.partner })
   }
 
   /**
@@ -282,7 +316,9 @@ export const makeSocketRelay = (
 
   const close = (id: number, code: number, reason: string) => {
     const end = open.get(id)
-    if (end !== undefined) send(end.holder, { t: "close", id, code, reason })
+    if (end === undefined) return
+    end.closing ??= { code, reason }
+    send(end.holder, { t: "close", id, code, reason })
   }
 
   const join = (a: number, b: number): Effect.Effect<void> =>
@@ -290,6 +326,8 @@ export const makeSocketRelay = (
       const one = open.get(a)
       const other = open.get(b)
       if (one !== undefined && other !== undefined && one.holder === other.holder) {
+        one.partner = b
+        other.partner = a
         send(one.holder, { t: "join", a, b })
       } else {
         // Not both held by one relay (one's went since): each goes, as a join with a closed end would.

@@ -89,4 +89,43 @@ describe("the socket relay's process", () => {
     expect(relay.size()).toBe(0)
     expect(warnings.some((message) => message.startsWith("The socket relay exited (SIGKILL)"))).toBe(true)
   })
+
+  it("killed, its exit not yet seen: two ends handed and joined meanwhile are joined by the new relay", async () => {
+    const relay: SocketRelay = makeSocketRelay({
+      ...socketRelayFromSource,
+      maxPayload: 1 << 20,
+      pingIntervalMillis: 30_000,
+      warn: () => undefined
+    })
+    cleanups.push(() => relay.stop())
+    let killBeforeTake: number | undefined
+    const waiting: Array<Parameters<SocketRelay["take"]>> = []
+    const server = createServer()
+    server.on("upgrade", (req, socket, head) => {
+      if (killBeforeTake === undefined) return void relay.take(req, socket, head)
+      // Both ends of the next stream, handed and joined in one turn of the loop after the kill.
+      waiting.push([req, socket, head])
+      if (waiting.length < 2) return
+      process.kill(killBeforeTake, "SIGKILL")
+      blockUntilDead(killBeforeTake)
+      const [a, b] = waiting.map((args) => relay.take(...args))
+      void Effect.runPromise(relay.join(a!, b!))
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    cleanups.push(() => new Promise((resolve) => server.close(() => resolve())))
+    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`
+
+    const first = await openClient(url)
+    const [killed] = socketRelayPids()
+    killBeforeTake = killed
+    const [one, other] = await Promise.all([openClient(url), openClient(url)])
+    expect((await first.closed).code).toBe(1006)
+    const received = new Promise<string>((resolve) => other.ws.once("message", (data) => resolve(data.toString())))
+    one.ws.send("through the new relay")
+    expect(await received).toBe("through the new relay")
+    // Joined: a close of one end closes the other with its code.
+    one.ws.close(1000, "bye")
+    expect(await other.closed).toEqual({ code: 1000, reason: "bye" })
+    expect(socketRelayPids()).not.toContain(killed)
+  })
 })
