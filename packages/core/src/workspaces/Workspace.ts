@@ -7,7 +7,7 @@ import { isUuid } from "../Ids.js"
 import { type Action, type AuthzObject, objectAcl } from "../Rbac.js"
 import type { NewRecord, UniqueViolation } from "../Repositories.js"
 import { Settings } from "../Settings.js"
-import type { AppStatusRecord, WorkspaceStatus } from "./WorkspaceBuild.js"
+import type { AppStatusRecord, WorkspaceBuildSummary, WorkspaceStatus } from "./WorkspaceBuild.js"
 
 /** A workspace name, as the described system's rule: letters and digits with single hyphens between, at most 32. */
 export const WorkspaceName = Schema.String.pipe(
@@ -120,10 +120,15 @@ export class WorkspaceRepo extends Context.Tag("@workbay/core/WorkspaceRepo")<Wo
     name: string,
     patch: WorkspacePatch
   ) => Effect.Effect<Option.Option<WorkspaceRecord>, UniqueViolation>
-  /** A page of workspaces matching `filter` (favorites of the requester first), and how many match in all. */
-  readonly list: (
-    filter: WorkspaceFilter
-  ) => Effect.Effect<{ readonly workspaces: ReadonlyArray<WorkspaceRecord>; readonly count: number }>
+  /**
+   * A page of workspaces matching `filter` (favorites of the requester first), how many match in
+   * all, and the latest build of each workspace of the page that has one (read with the page).
+   */
+  readonly list: (filter: WorkspaceFilter) => Effect.Effect<{
+    readonly workspaces: ReadonlyArray<WorkspaceRecord>
+    readonly count: number
+    readonly latestBuilds: ReadonlyArray<WorkspaceBuildSummary>
+  }>
   /**
    * The sum of `daily_cost` of the latest builds of the owner's undeleted workspaces in the
    * organization whose latest build is not a stop or a delete (the credits they consume), but

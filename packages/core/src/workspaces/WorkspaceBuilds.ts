@@ -29,6 +29,7 @@ import {
   type ProvisionerJobRecord,
   ProvisionerJobRepo,
   type ProvisionerJobStatus,
+  type TemplateVersionMetadata,
   type WorkspaceBuildMetadata
 } from "../provisioners/ProvisionerJob.js"
 import { ProvisionerJobs } from "../provisioners/ProvisionerJobs.js"
@@ -81,6 +82,17 @@ export const MAX_BUILDS_PAGE = 100
 export const INSUFFICIENT_QUOTA = "insufficient quota"
 
 const makeBuild = wireMaker(WorkspaceBuild)
+
+/**
+ * What the wire records of builds read of their own: their versions' names, their jobs and their
+ * resources (`WorkspaceBuilds.detailsOf`). A caller reading other things for the same records reads
+ * these beside them, in the same round, and hands them to `toWires`.
+ */
+export interface BuildDetails {
+  readonly versions: ReadonlyArray<TemplateVersionMetadata>
+  readonly jobs: ReadonlyArray<ProvisionerJobRecord>
+  readonly resources: ReadonlyArray<StoredResource>
+}
 
 /** What an audit diff shows of a provisioner state: its size and digest, not its bytes. */
 const stateFacts = (state: Uint8Array) => ({
@@ -142,10 +154,24 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
 
     const jobOf = (id: string) => Effect.orDie(jobs.get(id))
 
+    /** The {@link BuildDetails} of builds, each kind in one read, side by side. */
+    const detailsOf = (list: ReadonlyArray<WorkspaceBuildSummary>): Effect.Effect<BuildDetails> => {
+      const jobIds = [...new Set(list.map((b) => b.job_id))]
+      return Effect.map(
+        sideBySide([
+          jobRepo.versionMetadata([...new Set(list.map((b) => b.template_version_id))]),
+          jobRepo.findByIds(jobIds),
+          resources.listByJobs(jobIds)
+        ]),
+        ([versions, jobs, resources]) => ({ versions, jobs, resources })
+      )
+    }
+
     /**
      * The wire records of builds (of any workspaces), reading their jobs, resources, versions,
-     * templates and users once each, in one read of each kind. `known` workspaces, and the users
-     * and templates in `also` (by id; `undefined` for one that does not exist), are not read again.
+     * templates and users once each, in one read of each kind. `known` workspaces, the users and
+     * templates in `also` (by id; `undefined` for one that does not exist) and its `details` (read
+     * by {@link detailsOf} for these builds) are not read again.
      */
     const toWires = (
       list: ReadonlyArray<WorkspaceBuildSummary>,
@@ -153,6 +179,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
       also: {
         readonly users?: ReadonlyMap<string, UserRecord | undefined>
         readonly templates?: ReadonlyMap<string, TemplateRecord | undefined>
+        readonly details?: BuildDetails
       } = {}
     ) =>
       Effect.gen(function*() {
@@ -175,13 +202,12 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         }
         // The reads that need none of the others side by side (on Postgres, several of the pool's
         // connections at once, instead of one round trip after another).
-        const [versionList, jobList, stored, foundPeople] = yield* sideBySide([
-          jobRepo.versionMetadata([...new Set(list.map((b) => b.template_version_id))]),
-          jobRepo.findByIds(jobIds),
-          resources.listByJobs(jobIds),
+        const [details, foundPeople] = yield* sideBySide([
+          also.details === undefined ? detailsOf(list) : Effect.succeed(also.details),
           unknownPeople.size > 0 ? users.findByIds([...unknownPeople]) : Effect.succeed([])
         ])
-        const versions = new Map(versionList.map((v) => [v.version_id, v]))
+        const { jobs: jobList, resources: stored } = details
+        const versions = new Map(details.versions.map((v) => [v.version_id, v]))
         const foundById = new Map(foundPeople.map((u) => [u.id, u]))
         for (const id of unknownPeople) people.set(id, foundById.get(id))
         const templatesById = new Map(also.templates)
@@ -818,6 +844,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
 
     return {
       toWires,
+      detailsOf,
       readable,
       queue,
       importedVersion,

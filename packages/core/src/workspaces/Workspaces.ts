@@ -45,7 +45,7 @@ import {
   type WorkspaceRecord,
   WorkspaceRepo
 } from "./Workspace.js"
-import { WorkspaceBuildRepo, workspaceStatuses } from "./WorkspaceBuild.js"
+import { WorkspaceBuildRepo, type WorkspaceBuildSummary, workspaceStatuses } from "./WorkspaceBuild.js"
 import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
 import { toAppStatus, Workspace, workspaceHealth, WorkspacesResponse } from "./WorkspaceWire.js"
 
@@ -124,37 +124,42 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
     const resolveUser = (ref: string) => resolveUserRef(users, ref)
 
     /**
-     * The wire records of workspaces: latest builds, templates, organizations and owners read once
-     * each. A workspace with no build or no template is left out (see `toWire`).
+     * The wire records of workspaces: latest builds (unless given: a list's page reads them with its
+     * rows), then in one round their templates, organizations, owners and initiators, sharing and
+     * the builds' details, each read once. A workspace with no build or no template is left out
+     * (see `toWire`).
      */
-    const toWires = (list: ReadonlyArray<WorkspaceRecord>) =>
+    const toWires = (list: ReadonlyArray<WorkspaceRecord>, latestBuilds?: ReadonlyArray<WorkspaceBuildSummary>) =>
       Effect.gen(function*() {
         if (list.length === 0) return []
+        const latest = latestBuilds ?? (yield* builds.latestSummariesOf(list.map((w) => w.id)))
         const templateIds = [...new Set(list.map((w) => w.template_id))]
-        const ownerIds = [...new Set(list.map((w) => w.owner_id))]
+        const userIds = [...new Set([...list.map((w) => w.owner_id), ...latest.map((b) => b.initiator_id)])]
         // The reads that need none of the others side by side (on Postgres, several of the pool's
         // connections at once: a list's page waited for each round trip in turn).
-        const [latest, templateRecords, organizations, ownerRecords, sharedWith] = yield* sideBySide([
-          builds.latestSummariesOf(list.map((w) => w.id)),
+        const [templateRecords, organizations, userRecords, sharedWith, details] = yield* sideBySide([
           templates.findByIds(templateIds),
           orgRepo.findByIds([...new Set(list.map((w) => w.organization_id))]),
-          users.findByIds(ownerIds),
-          sharing.sharedWithAll(list)
+          users.findByIds(userIds),
+          sharing.sharedWithAll(list),
+          buildService.detailsOf(latest)
         ])
         const foundTemplates = new Map(templateRecords.map((t) => [t.id, t]))
         const tpl = new Map<string, TemplateRecord | undefined>(templateIds.map((id) => [id, foundTemplates.get(id)]))
         const orgNames = new Map(organizations.map((o) => [o.id, o.name]))
-        const found = new Map(ownerRecords.map((u) => [u.id, u]))
-        const owners = new Map<string, UserRecord | undefined>(ownerIds.map((id) => [id, found.get(id)]))
+        const found = new Map(userRecords.map((u) => [u.id, u]))
+        const people = new Map<string, UserRecord | undefined>(userIds.map((id) => [id, found.get(id)]))
         const buildWires = new Map(
-          (yield* buildService.toWires(latest, list, { users: owners, templates: tpl })).map((b) => [b.workspace_id, b])
+          (yield* buildService.toWires(latest, list, { users: people, templates: tpl, details })).map((
+            b
+          ) => [b.workspace_id, b])
         )
         const shared = new Map(list.map((w, i) => [w.id, sharedWith[i]!]))
         return list.flatMap((w) => {
           const build = buildWires.get(w.id)
           const t = tpl.get(w.template_id)
           if (build === undefined || t === undefined) return []
-          const owner = owners.get(w.owner_id)
+          const owner = people.get(w.owner_id)
           const props: WireProps<typeof Workspace> = {
             id: w.id,
             created_at: w.created_at,
@@ -643,7 +648,10 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           })
         }
         const page = yield* workspaces.list(filter)
-        return new WorkspacesResponse({ workspaces: yield* toWires(page.workspaces), count: page.count }, true)
+        return new WorkspacesResponse({
+          workspaces: yield* toWires(page.workspaces, page.latestBuilds),
+          count: page.count
+        }, true)
       }).pipe(span("Workspaces.list"))
 
     /** `PATCH /workspaces/{workspace}`: a rename (refused when the deployment disallows renames). */

@@ -85,6 +85,13 @@ export const latestBuildsStatement = (sql: SqlClient.SqlClient, columns: string,
 /** The columns {@link rowToBuildSummary} reads (every one but the provisioner state), of `workspace_builds b`. */
 export const SUMMARY_COLUMNS = buildSummaryColumns.select("b")
 
+/**
+ * {@link SUMMARY_COLUMNS} named `lb_...`, beside another table's row (the workspace list's page reads
+ * each workspace with its latest build), and their reader.
+ */
+export const JOINED_SUMMARY_COLUMNS = buildSummaryColumns.select("b", "lb_")
+export const rowToJoinedBuildSummary = buildSummaryColumns.prefixed("lb_")
+
 const rowToBuild = (r: Row, parameters: ReadonlyArray<{ name: string; value: string }>): WorkspaceBuildRecord => ({
   ...rowToBuildSummary(r),
   provisioner_state: storedBytes(r.provisioner_state, "workspace_builds.provisioner_state"),

@@ -40,6 +40,7 @@ import { followWorkspaceDeletion } from "../TaskCounts.js"
 import { workspacesByTemplate } from "../templates/TemplateRepositories.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
+import { JOINED_SUMMARY_COLUMNS, rowToJoinedBuildSummary } from "./BuildRepositories.js"
 
 export const workspaceColumns = columns<WorkspaceRecord>("workspaces", {
   id: text,
@@ -226,7 +227,11 @@ export const make = Effect.gen(function*() {
           }
           rows = page
         }
-        return { workspaces: rows.map(rowToWorkspace), count }
+        // A workspace with no build yet has its build's columns null.
+        const latestBuilds = rows.flatMap((r) =>
+          r.lb_id === null || r.lb_id === undefined ? [] : [rowToJoinedBuildSummary(r)]
+        )
+        return { workspaces: rows.map(rowToWorkspace), count, latestBuilds }
       }),
     creditsConsumed: (organizationId, ownerId, excludeWorkspaceId) =>
       Effect.orDie(sql<{ n: number | string | null }>`SELECT coalesce(sum(b.daily_cost), 0) AS n FROM workspaces w
@@ -362,17 +367,21 @@ export const listStatements = (sql: SqlClient.SqlClient, f: WorkspaceFilter) => 
     })
     : sql`workspaces w`
   const from = needsBuild ? sql`${table} ${latestBuildAndJob(sql)}` : table
+  // The page's rows carry their latest builds (one index seek each): the list's wire records then
+  // read everything else in one round (docs/scale.md, session 62).
+  const pageFrom = needsBuild ? from : sql`${table} ${latestBuildJoin(sql, "w.id", "LEFT JOIN")}`
   const favorite = sql`w.owner_id = ${f.requesterId} AND w.favorite = TRUE`
   const favorites = sql.and([...conditions, favorite])
   const rest = sql.and([...conditions, sql`NOT (${favorite})`])
   const order = sql`ORDER BY w.list_rank, w.owner_username, lower(w.name), w.id`
+  const page = (where: Statement.Fragment, limit: number, offset: number) =>
+    sql<Row>`SELECT w.*, ${sql.literal(JOINED_SUMMARY_COLUMNS)} FROM ${pageFrom} WHERE ${where} ${order}
+      LIMIT ${limit} OFFSET ${offset}`
   return {
     oneOwner,
     favoriteCount: sql<{ n: number | string }>`SELECT count(*) AS n FROM ${from} WHERE ${favorites}`,
-    favorites: (limit: number, offset: number) =>
-      sql<Row>`SELECT w.* FROM ${from} WHERE ${favorites} ${order} LIMIT ${limit} OFFSET ${offset}`,
-    rest: (limit: number, offset: number) =>
-      sql<Row>`SELECT w.* FROM ${from} WHERE ${rest} ${order} LIMIT ${limit} OFFSET ${offset}`,
+    favorites: (limit: number, offset: number) => page(favorites, limit, offset),
+    rest: (limit: number, offset: number) => page(rest, limit, offset),
     count: sql<{ n: number | string }>`SELECT count(*) AS n FROM ${from} WHERE ${sql.and(conditions)}`
   }
 }

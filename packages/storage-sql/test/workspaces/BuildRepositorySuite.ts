@@ -347,6 +347,20 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
           expect(summaries.find((x) => x.id === full.id)).toStrictEqual(rest)
         }
         expect(yield* builds.latestSummariesOf([])).toEqual([])
+        // A list's page reads the same summaries with its rows: the favorites' part and the rest's.
+        yield* repo.update(a.id, { favorite: true })
+        const page = yield* repo.list({
+          visibility: { all: true, organizationIds: [], userId: w.user, groupIds: [] },
+          requesterId: w.user,
+          ids: [a.id, b.id, c.id],
+          deleted: false,
+          limit: 10,
+          offset: 0
+        })
+        expect(page.workspaces[0]!.id).toBe(a.id)
+        const all = yield* builds.latestSummariesOf([a.id, b.id, c.id])
+        expect(page.latestBuilds.map((x) => x.workspace_id)).toEqual(page.workspaces.map((x) => x.id))
+        for (const s of page.latestBuilds) expect(s).toStrictEqual(all.find((x) => x.id === s.id))
       })
     )
 

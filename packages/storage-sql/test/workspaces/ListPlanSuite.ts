@@ -53,11 +53,12 @@ export const workspaceListPlanSuite = (
   describe.skipIf(options.skip === true)(`workspace list plan on ${name}`, () => {
     for (const [title, filter, index] of cases) {
       test(
-        `the page of ${title} walks ${index} with no sort step`,
+        `the page of ${title} walks ${index} with no sort step, each row's latest build found by its index`,
         Effect.gen(function*() {
           const plan = yield* planOf(filter)
           const text = plan.join("\n")
           expect(text).toContain(index)
+          expect(text).toContain("workspace_builds_number")
           if (dialect === "sqlite") expect(text).not.toMatch(/TEMP B-TREE/)
           else expect(text).not.toMatch(/\bSort\b/)
         })
@@ -128,6 +129,8 @@ export const workspaceListPlanSuite = (
         expect(page.count).toBe(3)
         // By owner username (lower-cased), then name.
         expect(page.workspaces.map((w) => w.id)).toEqual([ids[2], ids[0], ids[1]])
+        // No build yet: none read with the page.
+        expect(page.latestBuilds).toEqual([])
         expect((yield* repo.list({ ...all, ownerIds: [users[0]!] })).count).toBe(2)
         yield* repo.update(ids[0]!, { deleted: true })
         yield* repo.update(ids[0]!, { deleted: true })
