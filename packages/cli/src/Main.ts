@@ -12,6 +12,8 @@ import { configSsh } from "./commands/ConfigSsh.js"
 import * as Prebuilds from "./commands/Prebuilds.js"
 import { portForward, ssh, sshStdio } from "./commands/Ssh.js"
 import * as Templates from "./commands/Templates.js"
+import * as Tokens from "./commands/Tokens.js"
+import * as Users from "./commands/Users.js"
 import * as Workspaces from "./commands/Workspaces.js"
 import { type Context, contextOf, type GlobalFlags } from "./Context.js"
 import { describeError, usageError } from "./Errors.js"
@@ -233,6 +235,57 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
       const { cleanup } = await import("./commands/scaletest/Scaletest.js")
       exitCode = await cleanup(contextFor(cmd), opts)
     })
+
+  command(program, "favorite <workspace>", "Add a workspace to your favorites (they come first in lists).")
+    .alias("fav")
+    .action((ws: string, _opts, cmd: Command) => Workspaces.setFavorite(contextFor(cmd), ws, true))
+  command(program, "unfavorite <workspace>", "Remove a workspace from your favorites.")
+    .alias("unfav")
+    .action((ws: string, _opts, cmd: Command) => Workspaces.setFavorite(contextFor(cmd), ws, false))
+
+  const tokens = command(program, "tokens", "Manage personal access tokens (for scripts and other clients).")
+    .alias("token")
+  command(tokens, "create", "Create a token and print it (shown this once).")
+    .option("-n, --name <name>", "a name to find it by")
+    .option("--lifetime <duration>", "how long it lasts: 8h, 30d, 1y, 1d12h30m (default: the deployment's)")
+    .option("-u, --user <user>", "whose token (owners only; default: yours)")
+    .action((opts, cmd: Command) => Tokens.create(contextFor(cmd), opts))
+  command(tokens, "list", "List your tokens (-a: everyone's, owners only).")
+    .alias("ls")
+    .option("-a, --all", "every user's tokens")
+    .option("--include-expired", "expired tokens too")
+    .action((opts, cmd: Command) => Tokens.list(contextFor(cmd), opts))
+  command(tokens, "remove <name|id|token>", "Expire a token (--delete: delete it).")
+    .alias("rm")
+    .alias("delete")
+    .option("--delete", "delete it instead of expiring it")
+    .action((ident: string, opts, cmd: Command) => Tokens.remove(contextFor(cmd), ident, opts))
+
+  const users = command(program, "users", "Manage users.").alias("user")
+  command(users, "list", "List users.")
+    .alias("ls")
+    .option("--search <query>", "a user search query (as the dashboard's: status:, login_type:, role:)")
+    .action((opts, cmd: Command) => Users.list(contextFor(cmd), opts))
+  command(users, "create", "Create a user in your organization (a password is made when none is given).")
+    .option("-e, --email <email>", "the new user's email")
+    .option("-u, --username <name>", "the new user's username")
+    .option("-n, --full-name <name>", "the new user's full name")
+    .addOption(
+      new Option("-p, --password <password>", "their password (default: one made here)").env("WORKBAY_USER_PASSWORD")
+    )
+    .option("--login-type <type>", "password, none, github or oidc", "password")
+    .option("-O, --org <organization>", "the organization (default: your default organization)")
+    .action((opts, cmd: Command) => Users.create(contextFor(cmd), opts))
+  for (
+    const [verb, status, what] of [
+      ["suspend", "suspended", "A suspended user cannot log in."],
+      ["activate", "active", "An active user can log in and use the deployment."]
+    ] as const
+  ) {
+    command(users, `${verb} <user>`, `Set a user's status to ${status} (a username or an id). ${what}`)
+      .option("-y, --yes", "do not ask for confirmation")
+      .action((ident: string, opts, cmd: Command) => Users.setStatus(contextFor(cmd), ident, status, opts))
+  }
 
   command(program, "ssh <workspace> [command...]", "SSH into a workspace (<workspace>[.<agent>], [owner/]).")
     .option("--stdio", "join standard input and output to the workspace's SSH server (a ProxyCommand)")

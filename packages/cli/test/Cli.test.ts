@@ -282,6 +282,18 @@ describe("workbay", () => {
     expect(json.map((w: any) => w.name).sort()).toEqual(["ws1", "ws2"])
   })
 
+  it("favorite puts a workspace first in lists, unfavorite takes it back; an unknown one is the service's 404", async () => {
+    expect(ok(await user.run(["favorite", "ws2"])).stdout).toBe("Workspace \"ws2\" added to favorites.\n")
+    const json = JSON.parse(ok(await user.run(["list", "-o", "json"])).stdout)
+    expect(json.map((w: any) => [w.name, w.favorite])).toEqual([["ws2", true], ["ws1", false]])
+    expect(ok(await user.run(["unfav", "admin/ws2"])).stdout).toBe("Workspace \"ws2\" removed from favorites.\n")
+    expect((await api(server.url, token).get("/users/me/workspace/ws2")).body.favorite).toBe(false)
+    const missing = await user.run(["favorite", "nope"])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/^error: /)
+    expect((await user.run(["favorite"])).code).toBe(2)
+  })
+
   it("stop, start and restart build the workspace and wait for it", async () => {
     const stop = ok(await user.run(["stop", "ws1"]))
     expect(stop.stdout).toContain("The admin/ws1 workspace has been stopped.")
@@ -361,6 +373,85 @@ describe("workbay", () => {
     ok(await user.run(["login", server.url, "--token", token, "--global-config", dir]))
     ok(await user.run(["config-ssh", "--ssh-config-file", file, "--yes", "--global-config", dir]))
     expect(readFileSync(file, "utf8")).toContain(` --global-config ${dir} ssh --stdio %h`)
+  })
+
+  it("tokens create prints the token once, list shows it, the token works, remove expires it (--delete deletes)", async () => {
+    const created = ok(await user.run(["tokens", "create", "--name", "ci-bot", "--lifetime", "1d12h"]))
+    const key = created.stdout.trim()
+    expect(key).toMatch(/^\w{10}-\w{22}$/)
+    expect((await api(server.url, key).get("/users/me")).body.username).toBe("admin")
+    const listed = ok(await user.run(["tokens", "ls"]))
+    const lines = listed.stdout.trim().split("\n")
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+LAST USED\s+EXPIRES AT\s+CREATED AT$/)
+    const row = lines.find((l) => l.includes("ci-bot"))!
+    expect(row.split(/\s+/)[0]).toBe(key.split("-")[0])
+    expect(listed.stdout).not.toContain(key)
+    const json = JSON.parse(ok(await user.run(["tokens", "list", "-o", "json"])).stdout)
+    const record = json.find((t: any) => t.token_name === "ci-bot")
+    // 1d12h: 36 hours.
+    expect(record.lifetime_seconds).toBe(36 * 3600)
+    expect(ok(await user.run(["tokens", "list", "--all"])).stdout.split("\n")[0]).toMatch(/OWNER$/)
+
+    expect(ok(await user.run(["tokens", "remove", "ci-bot"])).stdout).toBe("Token has been expired.\n")
+    expect((await api(server.url, key).get("/users/me")).status).toBe(401)
+    // By the token itself (its id before the dash), deleted.
+    const other = ok(await user.run(["tokens", "create", "-n", "other", "-o", "json"]))
+    const made = JSON.parse(other.stdout)
+    expect(made).toMatchObject({ token_name: "other", key: expect.stringMatching(/^\w{10}-\w{22}$/) })
+    expect(ok(await user.run(["tokens", "rm", made.key, "--delete"])).stdout).toBe("Token has been deleted.\n")
+    const after = JSON.parse(ok(await user.run(["tokens", "list", "-o", "json", "--include-expired"])).stdout)
+    expect(after.map((t: any) => t.token_name)).toContain("ci-bot")
+    expect(after.map((t: any) => t.token_name)).not.toContain("other")
+
+    const unknown = await user.run(["tokens", "remove", "no-such-token"])
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toMatch(/^error: /)
+    expect((await user.run(["tokens", "create", "--lifetime", "soon"])).code).toBe(2)
+    // Past the deployment's longest lifetime: the service's validation.
+    const long = await user.run(["tokens", "create", "--lifetime", "100y"])
+    expect(long.code).toBe(1)
+    expect(long.stderr).toMatch(/lifetime/)
+  })
+
+  it("users create (a password made and shown once), list, suspend and activate, as an owner", async () => {
+    const made = ok(await user.run(["users", "create", "-e", "dev@example.com", "-u", "dev", "-n", "Dev One"]))
+    expect(made.stderr).toContain("A new user has been created!")
+    const password = /Your password is: (\S+)/.exec(made.stderr)![1]!
+    expect(password).toHaveLength(20)
+    const dev = cliUser(bundle)
+    ok(await dev.run(["login", server.url, "--email", "dev@example.com"], { input: `${password}\n` }))
+    expect(ok(await dev.run(["whoami"])).stdout).toContain("authenticated as dev")
+
+    const listed = ok(await user.run(["users", "list"]))
+    expect(listed.stdout.split("\n")[0]).toMatch(/^USERNAME\s+EMAIL\s+CREATED AT\s+STATUS$/)
+    expect(listed.stdout).toMatch(/^dev\s+dev@example\.com\s+\S+\s+active$/m)
+    const json = JSON.parse(ok(await user.run(["users", "ls", "-o", "json", "--search", "dev"])).stdout)
+    expect(json.map((u: any) => u.username)).toEqual(["dev"])
+
+    // Not confirmed (no answer): nothing changes.
+    const asked = await user.run(["users", "suspend", "dev"])
+    expect(asked.code).toBe(1)
+    expect(asked.stderr).toContain("Canceled.")
+    const suspended = ok(await user.run(["users", "suspend", "dev"], { input: "yes\n" }))
+    expect(suspended.stdout).toContain("User dev has been suspended!")
+    expect((await dev.run(["whoami"])).code).toBe(1)
+    expect(ok(await user.run(["users", "suspend", "dev", "--yes"])).stdout).toContain(
+      "User status is already \"suspended\""
+    )
+    expect(ok(await user.run(["users", "activate", "dev", "--yes"])).stdout).toContain("User dev has been activated!")
+
+    // A member may not: the service's refusal.
+    const refused = await dev.run(["users", "create", "-e", "x@example.com", "-u", "x"])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/^error: /)
+    // Bad input: the service's validations, one per field.
+    const bad = await user.run(["users", "create", "-e", "not-an-email", "-u", "-bad-"])
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toMatch(/^ {2}email: /m)
+    expect(bad.stderr).toMatch(/^ {2}username: /m)
+    expect((await user.run(["users", "create", "--login-type", "magic", "-e", "a@b.co", "-u", "a"])).code).toBe(2)
+    const unknown = await user.run(["users", "suspend", "nobody-here", "--yes"])
+    expect(unknown.code).toBe(1)
   })
 
   it("delete asks first (no answer: nothing happens, exit 1), then deletes with --yes", async () => {

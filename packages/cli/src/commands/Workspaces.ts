@@ -292,3 +292,16 @@ export const move = async (ctx: Context, ident: string, flags: { readonly host?:
     } (${formatSize(bytes)}) copied and verified; its next start runs there.\n`
   )
 }
+
+/** `favorite` and `unfavorite`: as the described system's cli/favorite.go. */
+export const setFavorite = async (ctx: Context, ident: string, favorite: boolean) => {
+  const client = ctx.client()
+  const w = await workspaceOf(client, ident)
+  const path = { params: { path: { workspace: w.id } } }
+  await unwrap(
+    favorite
+      ? client.rest.PUT("/api/v2/workspaces/{workspace}/favorite", path)
+      : client.rest.DELETE("/api/v2/workspaces/{workspace}/favorite", path)
+  )
+  process.stdout.write(`Workspace "${w.name}" ${favorite ? "added to" : "removed from"} favorites.\n`)
+}
