@@ -10,6 +10,7 @@ import { Command, CommanderError, Option } from "commander"
 import { login, logout, whoami } from "./commands/Auth.js"
 import { configSsh } from "./commands/ConfigSsh.js"
 import * as Prebuilds from "./commands/Prebuilds.js"
+import { show } from "./commands/Show.js"
 import { portForward, ssh, sshStdio } from "./commands/Ssh.js"
 import * as Templates from "./commands/Templates.js"
 import * as Tokens from "./commands/Tokens.js"
@@ -235,6 +236,9 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
       const { cleanup } = await import("./commands/scaletest/Scaletest.js")
       exitCode = await cleanup(contextFor(cmd), opts)
     })
+
+  command(program, "show <workspace>", "Show a workspace's resources and agents: status, health, latency, apps, ports.")
+    .action((ws: string, _opts, cmd: Command) => show(contextFor(cmd), ws))
 
   command(program, "favorite <workspace>", "Add a workspace to your favorites (they come first in lists).")
     .alias("fav")

@@ -282,6 +282,18 @@ describe("workbay", () => {
     expect(json.map((w: any) => w.name).sort()).toEqual(["ws1", "ws2"])
   })
 
+  it("show: the build, the resource with its agent not connected yet; an unknown workspace exits 1", async () => {
+    const r = ok(await user.run(["show", "ws1"]))
+    expect(r.stdout.split("\n")[0]).toMatch(/^admin\/ws1: running, template box \(version \S+\), built \d+[smhd] ago$/)
+    expect(r.stdout).toMatch(/^machine\.box$/m)
+    expect(r.stdout).toMatch(
+      /^└─ main \(linux, amd64\)\s+⦾ (connecting|timeout) \[\d+s\]\s+✘ .+\s+\(unknown\)\s+workbay ssh ws1$/m
+    )
+    const json = JSON.parse(ok(await user.run(["show", "ws1", "-o", "json"])).stdout)
+    expect(json).toMatchObject({ name: "ws1", owner_name: "admin" })
+    expect((await user.run(["show", "nope"])).code).toBe(1)
+  })
+
   it("favorite puts a workspace first in lists, unfavorite takes it back; an unknown one is the service's 404", async () => {
     expect(ok(await user.run(["favorite", "ws2"])).stdout).toBe("Workspace \"ws2\" added to favorites.\n")
     const json = JSON.parse(ok(await user.run(["list", "-o", "json"])).stdout)

@@ -90,6 +90,23 @@ afterAll(async () => {
 })
 
 describe("workbay port-forward and ssh", () => {
+  it("show: the resource, its agent connected and healthy with its version and access, and the ports it listens on", async () => {
+    const r = await user.run(["show", "box"])
+    if (r.code !== 0) throw new Error(r.stderr)
+    const lines = r.stdout.split("\n")
+    expect(lines[0]).toMatch(/^\S+\/box: running, template external/)
+    expect(r.stdout).toMatch(/^RESOURCE\s+STATUS\s+HEALTH\s+LATENCY\s+VERSION\s+ACCESS$/m)
+    expect(r.stdout).toMatch(/^machine\.box$/m)
+    expect(r.stdout).toMatch(
+      /^└─ main \(linux, \w+\)\s+⦿ connected\s+✔ healthy\s+(\d+\.\d ms\s+)?v?\d\S*\s+workbay ssh box$/m
+    )
+    // The echo server of this test listens on the agent's machine (this one).
+    expect(r.stdout).toMatch(/^ {3}└─ Open Ports$/m)
+    expect(r.stdout).toMatch(new RegExp(`^ {6}[├└]─ ${echoPort}/tcp`, "m"))
+    const json = JSON.parse((await user.run(["show", "box", "-o", "json"])).stdout)
+    expect(json.latest_build.resources[0].agents[0]).toMatchObject({ id: agentId, status: "connected" })
+  })
+
   it("port-forward pipes a connection both ways (1 MiB, in frames of at most 16 KiB), until Ctrl-C", async () => {
     const child = user.spawn(["port-forward", "box", "--tcp", `0:${echoPort}`])
     let stderr = ""
