@@ -10,6 +10,7 @@ import { Command, CommanderError, Option } from "commander"
 import { login, logout, whoami } from "./commands/Auth.js"
 import { configSsh } from "./commands/ConfigSsh.js"
 import * as Prebuilds from "./commands/Prebuilds.js"
+import * as Schedule from "./commands/Schedule.js"
 import { show } from "./commands/Show.js"
 import { portForward, ssh, sshStdio } from "./commands/Ssh.js"
 import * as Templates from "./commands/Templates.js"
@@ -239,6 +240,30 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
 
   command(program, "show <workspace>", "Show a workspace's resources and agents: status, health, latency, apps, ports.")
     .action((ws: string, _opts, cmd: Command) => show(contextFor(cmd), ws))
+
+  const schedule = command(program, "schedule", "Schedule automated start and stop times for workspaces.")
+  command(schedule, "show [workspace]", "Show workspaces' schedules (yours, --all, or --search).")
+    .option("-a, --all", "every workspace you may read")
+    .option("--search <query>", "a workspace search query")
+    .action((ws: string | undefined, opts, cmd: Command) => Schedule.show(contextFor(cmd), ws, opts))
+  command(
+    schedule,
+    "start <workspace> <schedule...>",
+    "Start the workspace at <start-time> [day-of-week] [location] (9:30AM Mon-Fri Europe/Dublin), or manual."
+  ).action((ws: string, args: Array<string>, _opts, cmd: Command) => Schedule.start(contextFor(cmd), ws, args))
+  command(
+    schedule,
+    "stop <workspace> <duration>",
+    "Stop the workspace this long after each start (3h2m, 90m), or manual."
+  )
+    .action((ws: string, duration: string, _opts, cmd: Command) => Schedule.stop(contextFor(cmd), ws, duration))
+  command(
+    schedule,
+    "extend <workspace> <duration>",
+    "Move the running workspace's stop to now plus this (at least 30m)."
+  )
+    .alias("override-stop")
+    .action((ws: string, duration: string, _opts, cmd: Command) => Schedule.extend(contextFor(cmd), ws, duration))
 
   command(program, "favorite <workspace>", "Add a workspace to your favorites (they come first in lists).")
     .alias("fav")

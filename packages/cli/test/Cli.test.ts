@@ -338,6 +338,58 @@ describe("workbay", () => {
     }
   })
 
+  it("schedule start, stop and extend set the workspace's schedules, show shows them; manual turns them off", async () => {
+    const utc = { env: { TZ: "UTC" } }
+    const started = ok(await user.run(["schedule", "start", "ws1", "9:30AM", "Mon-Fri", "Europe/Dublin"], utc))
+    const header = /^WORKSPACE\s+STARTS AT\s+STARTS NEXT\s+STOPS AFTER\s+STOPS NEXT$/
+    expect(started.stdout.split("\n")[0]).toMatch(header)
+    expect(started.stdout).toMatch(
+      /^admin\/ws1\s+9:30AM Mon-Fri \(Europe\/Dublin\)\s+(Mon|Tue|Wed|Thu|Fri) \w{3} \d+ \d+:30AM UTC/m
+    )
+    let ws = (await api(server.url, token).get("/users/me/workspace/ws1")).body
+    expect(ws.autostart_schedule).toBe("CRON_TZ=Europe/Dublin 30 9 * * Mon-Fri")
+
+    ok(await user.run(["schedule", "stop", "ws1", "2h30m"], utc))
+    ws = (await api(server.url, token).get("/users/me/workspace/ws1")).body
+    expect(ws.ttl_ms).toBe(2.5 * 3_600_000)
+    // The running build has no deadline (shutdown is manual): its extension is the service's refusal.
+    const manual = await user.run(["schedule", "extend", "ws1", "90m"])
+    expect(manual.code).toBe(1)
+    expect(manual.stderr).toMatch(/^error: /)
+    // The next build takes the stop schedule.
+    ok(await user.run(["restart", "ws1"]))
+    const extended = ok(await user.run(["schedule", "extend", "ws1", "90m"], utc))
+    ws = (await api(server.url, token).get("/users/me/workspace/ws1")).body
+    expect(Math.abs(Date.parse(ws.latest_build.deadline) - (Date.now() + 90 * 60_000))).toBeLessThan(60_000)
+    expect(extended.stdout).toMatch(
+      /^admin\/ws1\s+9:30AM Mon-Fri \(Europe\/Dublin\)\s+.+\s+2h30m\s+\w{3} \w{3} \d+ \d+:\d{2}[AP]M UTC$/m
+    )
+    expect(ok(await user.run(["schedule", "extend", "ws1", "10m"])).stdout).toBe(
+      "Please specify a duration of at least 30 minutes.\n"
+    )
+    const json = JSON.parse(ok(await user.run(["schedule", "show", "-o", "json"], utc)).stdout)
+    expect(json.find((r: any) => r.workspace === "admin/ws1")).toMatchObject({
+      starts_at: "9:30AM Mon-Fri (Europe/Dublin)",
+      stops_after: "2h30m"
+    })
+
+    ok(await user.run(["schedule", "start", "ws1", "manual"]))
+    ok(await user.run(["schedule", "stop", "ws1", "manual"]))
+    ws = (await api(server.url, token).get("/users/me/workspace/ws1")).body
+    expect([ws.autostart_schedule ?? "", ws.ttl_ms ?? null]).toEqual(["", null])
+    expect(ok(await user.run(["schedule", "show", "ws1"])).stdout).toMatch(/^admin\/ws1$/m)
+
+    // Bad command lines (exit 2) never reach the service; its own refusals exit 1.
+    for (const bad of [["25:00"], ["9:30", "Someday"], ["9:30", "Mon", "Mars/Olympus"], ["13:00PM"]]) {
+      expect((await user.run(["schedule", "start", "ws1", ...bad])).code).toBe(2)
+    }
+    expect((await user.run(["schedule", "stop", "ws1", "soon"])).code).toBe(2)
+    const tooShort = await user.run(["schedule", "stop", "ws1", "30s"])
+    expect(tooShort.code).toBe(1)
+    expect(tooShort.stderr).toMatch(/^error: /)
+    expect((await user.run(["schedule", "show", "nope"])).code).toBe(1)
+  })
+
   it("ssh to a stopped workspace says so, exit code 1", async () => {
     ok(await user.run(["stop", "ws2"]))
     for (const host of ["ws2", "workbay.ws2", "admin/ws2", "ws2.main"]) {
