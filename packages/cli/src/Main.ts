@@ -125,6 +125,41 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     .option("-y, --yes", "do not ask for confirmation")
     .action((dir: string | undefined, opts, cmd: Command) => Templates.push(contextFor(cmd), dir, opts))
 
+  const org = "-O, --org <organization>"
+  const orgHelp = "the organization (default: your default organization)"
+  command(templates, "pull <name> [dir]", "Download a template version's files into a folder (default: its name).")
+    .option("--version <version>", "active (the default), latest, or a version's name")
+    .option("--tar", "write the tar archive to standard output instead")
+    .option("-y, --yes", "extract into a folder that is not empty without asking")
+    .option(org, orgHelp)
+    .action((name: string, dir: string | undefined, opts, cmd: Command) =>
+      Templates.pull(contextFor(cmd), name, dir, opts)
+    )
+  command(templates, "archive <template...>", "Archive the unused versions of templates whose import failed.")
+    .option("--all", "every unused version, not only the failed ones")
+    .option(org, orgHelp)
+    .action((names: Array<string>, opts, cmd: Command) => Templates.archiveUnused(contextFor(cmd), names, opts))
+  const versions = templates.command("versions").alias("version")
+    .description("Manage the versions of a template.")
+  command(versions, "list <template>", "List a template's versions, newest first.")
+    .alias("ls")
+    .option("--include-archived", "archived versions too")
+    .option(org, orgHelp)
+    .action((name: string, opts, cmd: Command) => Templates.versionsList(contextFor(cmd), name, opts))
+  for (const archived of [true, false]) {
+    command(
+      versions,
+      `${archived ? "archive" : "unarchive"} <template> <version...>`,
+      archived
+        ? "Archive versions of a template (hidden from choosing; not the active one)."
+        : "Unarchive versions of a template."
+    )
+      .option(org, orgHelp)
+      .action((name: string, names: Array<string>, opts, cmd: Command) =>
+        Templates.setVersionsArchived(contextFor(cmd), name, names, archived, opts)
+      )
+  }
+
   const prebuilds = program.command("prebuilds").alias("prebuild").description(
     "Manage prebuilt workspace settings."
   )

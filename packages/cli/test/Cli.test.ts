@@ -43,6 +43,27 @@ resources:
     type: machine
 `
 
+/** A tar archive of one file named `name` (any name: the test's own bytes, not a packer's). */
+const tarOf = (name: string, body: string) => {
+  const header = Buffer.alloc(512)
+  header.write(name, 0, 100)
+  header.write("0000644\0", 100)
+  header.write("0000000\0", 108)
+  header.write("0000000\0", 116)
+  header.write(`${Buffer.byteLength(body).toString(8).padStart(11, "0")}\0`, 124)
+  header.write("00000000000\0", 136)
+  header.fill(" ", 148, 156)
+  header.write("0", 156)
+  header.write("ustar\0", 257)
+  header.write("00", 263)
+  let sum = 0
+  for (const b of header) sum += b
+  header.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148)
+  const data = Buffer.alloc(Math.ceil(Buffer.byteLength(body) / 512) * 512)
+  data.write(body)
+  return Buffer.concat([header, data, Buffer.alloc(1024)])
+}
+
 let server: ServerProcess
 let bundle: string
 let user: CliUser
@@ -204,6 +225,80 @@ describe("workbay", () => {
     const r = await user.run(["templates", "push", dir, "--name", "broken"])
     expect(r.code).toBe(1)
     expect(r.stderr).toContain("error: The template version's import failed.")
+  })
+
+  it("templates versions list, pull (a folder, --tar, --version), versions archive/unarchive and archive", async () => {
+    const listed = ok(await user.run(["templates", "versions", "list", "box"]))
+    const lines = listed.stdout.trim().split("\n")
+    expect(lines[0]).toMatch(/^NAME\s+CREATED AT\s+CREATED BY\s+STATUS\s+ACTIVE$/)
+    expect(lines[1]).toMatch(/^v2\s+\S+\s+admin\s+Succeeded\s+Active$/)
+    expect(lines).toHaveLength(3)
+    const first = lines[2]!.split(/\s+/)[0]!
+    expect(lines[2]).toMatch(/\s+Succeeded$/)
+
+    const dir = join(tempDir("workbay-cli-pull-"), "out")
+    const pulled = ok(await user.run(["templates", "pull", "box", dir]))
+    expect(pulled.stderr).toContain("Pulling template version v2...")
+    expect(readFileSync(join(dir, "template.yaml"), "utf8")).toBe(TEMPLATE)
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("# Box\n")
+    // Not empty now: asked, and no answer is no.
+    const asked = await user.run(["templates", "pull", "box", dir, "--version", first])
+    expect(asked.code).toBe(1)
+    expect(asked.stderr).toContain("is not empty")
+    ok(await user.run(["templates", "pull", "box", dir, "--version", first, "--yes"]))
+    const tar = ok(await user.run(["templates", "pull", "box", "--tar", "--version", "latest"]))
+    expect(tar.stdout).toContain("template.yaml")
+    expect(tar.stdout.length % 512).toBe(0)
+
+    expect(ok(await user.run(["templates", "versions", "archive", "box", first])).stdout).toBe(
+      `Version ${first} archived.\n`
+    )
+    expect(ok(await user.run(["templates", "versions", "ls", "box"])).stdout).not.toContain(first)
+    expect(ok(await user.run(["templates", "versions", "ls", "box", "--include-archived"])).stdout).toMatch(
+      new RegExp(`^${first}\\s.*\\sArchived$`, "m")
+    )
+    ok(await user.run(["templates", "versions", "unarchive", "box", first]))
+    // The active version cannot be archived: the service's refusal.
+    expect((await user.run(["templates", "versions", "archive", "box", "v2"])).code).toBe(1)
+    expect(ok(await user.run(["templates", "archive", "box"])).stdout).toBe("Archived 0 versions of box.\n")
+    expect(ok(await user.run(["templates", "archive", "box", "--all"])).stdout).toBe("Archived 1 version of box.\n")
+    const json = JSON.parse(ok(await user.run(["templates", "versions", "list", "box", "-o", "json"])).stdout)
+    expect(json.map((v: any) => v.name)).toEqual(["v2"])
+
+    for (const bad of [["pull", "nope"], ["versions", "list", "nope"], ["pull", "box", "--version", "nope"]]) {
+      expect((await user.run(["templates", ...bad])).code).toBe(1)
+    }
+  })
+
+  it("templates pull extracts nothing outside its folder: an archive entry with .. fails the pull", async () => {
+    const headers = { authorization: `Bearer ${token}` }
+    const orgs = (await api(server.url, token).get("/users/me/organizations")).body
+    const upload = await fetch(`${server.url}/api/v2/files`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/x-tar" },
+      body: tarOf("../escape.txt", "out\n")
+    })
+    expect(upload.status).toBe(201)
+    const { hash } = (await upload.json()) as { hash: string }
+    const template = (await api(server.url, token).get(`/organizations/${orgs[0].id}/templates/box`)).body
+    const version = await fetch(`${server.url}/api/v2/organizations/${orgs[0].id}/templateversions`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "evil",
+        template_id: template.id,
+        storage_method: "file",
+        file_id: hash,
+        provisioner: "workbay"
+      })
+    })
+    expect(version.status).toBe(201)
+    const parent = tempDir("workbay-cli-evil-")
+    const r = await user.run(["templates", "pull", "box", join(parent, "in"), "--version", "evil"])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain("Pulling template version evil...")
+    expect(r.stderr).toMatch(/^error: .*\.\./m)
+    expect(() => statSync(join(parent, "escape.txt"))).toThrow()
   })
 
   it("templates push takes variables from --variables-file and --variable (which wins); the next push keeps them", async () => {

@@ -6,15 +6,17 @@
  * existing template's active one (`PATCH /templates/{id}/versions`).
  */
 import { type Schemas, settle, unwrap } from "@workbay/client"
-import { readdirSync, readFileSync, statSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { basename, resolve } from "node:path"
-import { create as tarCreate } from "tar"
+import { create as tarCreate, extract as tarExtract } from "tar"
 import { parse as parseYaml } from "yaml"
 import { checkJob, followLogs, logPrinter, untilFinished } from "../Builds.js"
+import type { Client } from "../Client.js"
 import type { Context } from "../Context.js"
 import { CliError, usageError } from "../Errors.js"
 import { organizationOf } from "../Lookup.js"
 import { ago, printJson, printTable } from "../Output.js"
+import { confirm } from "../Prompt.js"
 
 export const list = async (ctx: Context) => {
   const client = ctx.client()
@@ -163,4 +165,168 @@ export const push = async (ctx: Context, dirArg: string | undefined, flags: Push
     out.write(`Template ${name}: version ${imported.name} pushed (not made active).\n`)
   }
   if (ctx.output === "json") printJson(result)
+}
+
+type TemplateVersion = Schemas["TemplateVersion"]
+
+/** The template `name` of the organization (`--org`, else the caller's default). */
+const templateNamed = async (client: Client, name: string, org: string | undefined) => {
+  const organization = await organizationOf(client, org)
+  return unwrap(
+    client.rest.GET("/api/v2/organizations/{organization}/templates/{templatename}", {
+      params: { path: { organization: organization.id, templatename: name } }
+    })
+  )
+}
+
+const versionsOf = (client: Client, templateId: string, includeArchived = false) =>
+  unwrap(
+    client.rest.GET("/api/v2/templates/{template}/versions", {
+      params: { path: { template: templateId }, query: includeArchived ? { include_archived: "true" } : {} }
+    })
+  )
+
+const versionNamed = (client: Client, templateId: string, name: string) =>
+  unwrap(
+    client.rest.GET("/api/v2/templates/{template}/versions/{templateversionname}", {
+      params: { path: { template: templateId, templateversionname: name } }
+    })
+  )
+
+export interface PullFlags {
+  readonly version?: string
+  readonly tar?: boolean
+  readonly yes?: boolean
+  readonly org?: string
+}
+
+/**
+ * `templates pull <name> [dir]`: the active version's files (`--version latest` the newest,
+ * `--version <name>` that one) extracted into `dir` (default: the template's name), or as a tar
+ * archive on standard output with `--tar`. As the described system's cli/templatepull.go.
+ */
+export const pull = async (ctx: Context, name: string, dest: string | undefined, flags: PullFlags) => {
+  const client = ctx.client()
+  const template = await templateNamed(client, name, flags.org)
+  const versions = await versionsOf(client, template.id)
+  const latest = [...versions].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0]
+  if (latest === undefined) throw new CliError(`The template "${name}" has no versions.`)
+  let version: TemplateVersion
+  if (flags.version === undefined || flags.version === "active") {
+    version = versions.find((v) => v.id === template.active_version_id) ??
+      await unwrap(client.rest.GET("/api/v2/templateversions/{templateversion}", {
+        params: { path: { templateversion: template.active_version_id } }
+      }))
+    if (flags.version === undefined && version.id !== latest.id) {
+      process.stderr.write(
+        "A newer template version than the active version exists. Pulling the active version instead.\n" +
+          "Use --version latest to pull the latest version.\n"
+      )
+    }
+  } else if (flags.version === "latest") version = latest
+  else version = await versionNamed(client, template.id, flags.version)
+
+  process.stderr.write(`Pulling template version ${version.name}...\n`)
+  const answer = await client.rest.GET("/api/v2/files/{fileID}", {
+    params: { path: { fileID: version.job.file_id } },
+    parseAs: "arrayBuffer"
+  })
+  if (!answer.response.ok) await unwrap(Promise.resolve(answer))
+  const archive = Buffer.from(answer.data as unknown as ArrayBuffer)
+  const type = answer.response.headers.get("content-type") ?? ""
+  if (!type.startsWith("application/x-tar")) {
+    throw new CliError(`The version's files came as ${type || "nothing"}, not a tar archive.`)
+  }
+  if (flags.tar === true) {
+    process.stdout.write(archive)
+    return
+  }
+  const dir = resolve(dest ?? name)
+  mkdirSync(dir, { recursive: true, mode: 0o750 })
+  if (readdirSync(dir).length > 0) {
+    const ok = await confirm(
+      `Directory "${dest ?? name}" is not empty, existing files may be overwritten. Continue extracting?`,
+      flags.yes === true
+    )
+    if (!ok) throw new CliError("Canceled.")
+  }
+  process.stderr.write(`Extracting template to "${dest ?? name}"\n`)
+  // tar's extraction keeps every entry inside `dir` (no absolute paths, no `..`, no links out).
+  await new Promise<void>((done, fail) => {
+    const extract = tarExtract({ cwd: dir, strict: true })
+    extract.on("error", fail)
+    extract.on("close", () => done())
+    extract.end(archive)
+  })
+}
+
+export const versionsList = async (
+  ctx: Context,
+  name: string,
+  flags: { readonly includeArchived?: boolean; readonly org?: string }
+) => {
+  const client = ctx.client()
+  const template = await templateNamed(client, name, flags.org)
+  const versions = await versionsOf(client, template.id, flags.includeArchived === true)
+  const newest = [...versions].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))
+  if (ctx.output === "json") return printJson(newest)
+  const title = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
+  printTable(
+    ["name", "created at", "created by", "status", "active", ...(flags.includeArchived === true ? ["archived"] : [])],
+    newest.map((v) => [
+      v.name,
+      v.created_at,
+      v.created_by?.username ?? "",
+      title(v.job.status),
+      v.id === template.active_version_id ? "Active" : "",
+      ...(flags.includeArchived === true ? [v.archived ? "Archived" : ""] : [])
+    ]),
+    "template versions"
+  )
+}
+
+/** `templates versions archive|unarchive <template> <version...>`: each named version. */
+export const setVersionsArchived = async (
+  ctx: Context,
+  name: string,
+  versionNames: ReadonlyArray<string>,
+  archived: boolean,
+  flags: { readonly org?: string }
+) => {
+  const client = ctx.client()
+  const template = await templateNamed(client, name, flags.org)
+  for (const versionName of versionNames) {
+    const version = await versionNamed(client, template.id, versionName)
+    const path = { params: { path: { templateversion: version.id } } }
+    await unwrap(
+      archived
+        ? client.rest.POST("/api/v2/templateversions/{templateversion}/archive", path)
+        : client.rest.POST("/api/v2/templateversions/{templateversion}/unarchive", path)
+    )
+    process.stdout.write(`Version ${version.name} ${archived ? "archived" : "unarchived"}.\n`)
+  }
+}
+
+/**
+ * `templates archive <template...>`: each template's unused versions whose import failed (`--all`:
+ * every unused version), as the described system's `coder templates archive`.
+ */
+export const archiveUnused = async (
+  ctx: Context,
+  names: ReadonlyArray<string>,
+  flags: { readonly all?: boolean; readonly org?: string }
+) => {
+  const client = ctx.client()
+  for (const name of names) {
+    const template = await templateNamed(client, name, flags.org)
+    const { archived_ids } = await unwrap(
+      client.rest.POST("/api/v2/templates/{template}/versions/archive", {
+        params: { path: { template: template.id } },
+        body: { all: flags.all === true }
+      })
+    )
+    process.stdout.write(
+      `Archived ${archived_ids.length} version${archived_ids.length === 1 ? "" : "s"} of ${template.name}.\n`
+    )
+  }
 }
