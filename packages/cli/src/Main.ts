@@ -100,6 +100,16 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     .option("--orphan", "delete the workspace without deleting its resources")
     .action((ws: string, opts, cmd: Command) => Workspaces.remove(contextFor(cmd), ws, opts))
 
+  command(
+    program,
+    "update <workspace>",
+    "Build the workspace on its template's active version, asking for new parameters."
+  )
+    .option("--parameter <name=value>", "a parameter's value (repeatable)", collect, [])
+    .option("--rich-parameter-file <file>", "a YAML file of parameter names to values")
+    .option("--always-prompt", "ask for every mutable parameter, not only the new required ones")
+    .action((ws: string, opts, cmd: Command) => Workspaces.update(contextFor(cmd), ws, opts))
+
   command(program, "move <workspace>", "Move a stopped workspace to another provisioner host, and follow the move.")
     .requiredOption("--host <host>", "the host to move it to (workbay provisioner hosts list)")
     .action((ws: string, opts, cmd: Command) => Workspaces.move(contextFor(cmd), ws, opts))

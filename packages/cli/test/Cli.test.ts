@@ -613,6 +613,46 @@ describe("workbay", () => {
     expect(unknown.code).toBe(1)
   })
 
+  it("update: up to date; onto a new active version asking its new required parameter; --parameter; --always-prompt", async () => {
+    expect(ok(await user.run(["update", "ws1"])).stdout).toBe("Workspace is up-to-date.\n")
+    const parametersOf = async () => {
+      const ws = (await api(server.url, token).get("/users/me/workspace/ws1")).body
+      const params = (await api(server.url, token).get(`/workspacebuilds/${ws.latest_build.id}/parameters`)).body
+      return { ws, values: Object.fromEntries(params.map((p: any) => [p.name, p.value])) }
+    }
+    const before = await parametersOf()
+    const push = async (version: string, extra: string) => {
+      const dir = join(tempDir("workbay-cli-upd-"), "box")
+      mkdirSync(dir)
+      writeFileSync(join(dir, "template.yaml"), TEMPLATE.replace("parameters:\n", `parameters:\n${extra}`))
+      ok(await user.run(["templates", "push", dir, "--name", "box", "--version-name", version]))
+    }
+    await push("v3", "  - name: zone\n    mutable: true\n")
+    const updated = ok(await user.run(["update", "ws1"], { input: "z1\n" }))
+    expect(updated.stderr + updated.stdout).toContain("zone: ")
+    expect(updated.stdout).toContain("The admin/ws1 workspace has been updated.")
+    const after = await parametersOf()
+    expect(after.ws.outdated).toBe(false)
+    expect(after.ws.latest_build).toMatchObject({ template_version_name: "v3", transition: "start", status: "running" })
+    expect(after.values).toEqual({ ...before.values, zone: "z1" })
+
+    ok(await user.run(["update", "ws1", "--parameter", "size=5"]))
+    expect((await parametersOf()).values).toEqual({ ...before.values, zone: "z1", size: "5" })
+    // Every mutable parameter asked: an empty answer keeps its value, another changes it.
+    const prompted = ok(await user.run(["update", "ws1", "--always-prompt"], { input: "\n7\n" }))
+    expect(prompted.stderr + prompted.stdout).toMatch(/zone \[z1\]: .*size \[5\]: /s)
+    expect((await parametersOf()).values).toMatchObject({ zone: "z1", size: "7" })
+
+    // A new required parameter and no answer: a bad command line, nothing built.
+    await push("v4", "  - name: rack\n")
+    const builds = (await parametersOf()).ws.latest_build.build_number
+    const unanswered = await user.run(["update", "ws1"])
+    expect(unanswered.code).toBe(2)
+    expect(unanswered.stderr).toContain("--parameter rack=<value>")
+    expect((await parametersOf()).ws.latest_build.build_number).toBe(builds)
+    expect((await user.run(["update", "nope"])).code).toBe(1)
+  })
+
   it("delete asks first (no answer: nothing happens, exit 1), then deletes with --yes", async () => {
     const asked = await user.run(["delete", "ws2"])
     expect(asked.code).toBe(1)

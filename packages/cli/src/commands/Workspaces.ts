@@ -13,7 +13,7 @@ import type { Context } from "../Context.js"
 import { CliError, usageError } from "../Errors.js"
 import { organizationOf, workspaceOf } from "../Lookup.js"
 import { ago, printJson, printTable } from "../Output.js"
-import { ask, confirm } from "../Prompt.js"
+import { ask, askRequired, confirm } from "../Prompt.js"
 
 type Workspace = Schemas["Workspace"]
 
@@ -304,4 +304,60 @@ export const setFavorite = async (ctx: Context, ident: string, favorite: boolean
       : client.rest.DELETE("/api/v2/workspaces/{workspace}/favorite", path)
   )
   process.stdout.write(`Workspace "${w.name}" ${favorite ? "added to" : "removed from"} favorites.\n`)
+}
+
+export interface UpdateFlags {
+  readonly parameter: ReadonlyArray<string>
+  readonly richParameterFile?: string
+  readonly alwaysPrompt?: boolean
+}
+
+/**
+ * `update <workspace>`: a start build on the template's active version, as the described system's
+ * cli/update.go. Parameters the new version adds that are required and were given no value are
+ * asked for; `--always-prompt` asks for every mutable one too (the current value when the answer
+ * is empty); `--parameter` and `--rich-parameter-file` give values. A workspace on the active
+ * version with no value given is left as it is.
+ */
+export const update = async (ctx: Context, ident: string, flags: UpdateFlags) => {
+  const client = ctx.client()
+  const w = await workspaceOf(client, ident)
+  const values = flags.richParameterFile === undefined
+    ? new Map<string, string>()
+    : readParameterFile(flags.richParameterFile)
+  for (const [k, v] of parsePairs(flags.parameter, "--parameter")) values.set(k, v)
+  if (!w.outdated && values.size === 0 && flags.alwaysPrompt !== true) {
+    process.stdout.write("Workspace is up-to-date.\n")
+    return
+  }
+  const template = await unwrap(
+    client.rest.GET("/api/v2/templates/{template}", { params: { path: { template: w.template_id } } })
+  )
+  const [params, current] = await Promise.all([
+    unwrap(client.rest.GET("/api/v2/templateversions/{templateversion}/rich-parameters", {
+      params: { path: { templateversion: template.active_version_id } }
+    })),
+    unwrap(client.rest.GET("/api/v2/workspacebuilds/{workspacebuild}/parameters", {
+      params: { path: { workspacebuild: w.latest_build.id } }
+    }))
+  ])
+  const had = new Map(current.map((p) => [p.name, p.value]))
+  for (const p of params) {
+    if (values.has(p.name)) continue
+    const question = `${p.display_name || p.name}${p.description ? ` (${p.description})` : ""}`
+    if (p.required === true && !had.has(p.name)) {
+      values.set(p.name, await askRequired(`${question}: `, `--parameter ${p.name}=<value>`))
+    } else if (flags.alwaysPrompt === true && p.mutable === true) {
+      const was = had.get(p.name) ?? p.default_value ?? ""
+      const answer = (await ask(`${question} [${was}]: `))?.trim()
+      if (answer !== undefined && answer !== "") values.set(p.name, answer)
+    }
+  }
+  const started = await startBuild(client, w, {
+    transition: "start",
+    template_version_id: template.active_version_id,
+    rich_parameter_values: [...values].map(([name, value]) => ({ name, value }))
+  })
+  await waitForBuild(client, started.id, progressOf(ctx))
+  await finish(ctx, client, w, `The ${label(w)} workspace has been updated.`)
 }
