@@ -9,6 +9,7 @@
 import { Command, CommanderError, Option } from "commander"
 import { login, logout, whoami } from "./commands/Auth.js"
 import { configSsh } from "./commands/ConfigSsh.js"
+import { openVscode } from "./commands/Open.js"
 import * as Prebuilds from "./commands/Prebuilds.js"
 import * as Schedule from "./commands/Schedule.js"
 import { show } from "./commands/Show.js"
@@ -378,6 +379,17 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     .option("-y, --yes", "do not ask for confirmation")
     .option("-n, --dry-run", "show the result without writing it")
     .action((opts, cmd: Command) => configSsh(contextFor(cmd), opts))
+
+  const open = command(program, "open", "Open a workspace in an application on this computer.")
+  command(
+    open,
+    "vscode <workspace> [dir]",
+    "Open VS Code Desktop on the workspace (Remote-SSH, through config-ssh's host)."
+  )
+    .option("--ssh-config-file <file>", "the SSH configuration holding the host (default: ~/.ssh/config)")
+    .option("--no-open", "print the link only")
+    .option("-y, --yes", "add the host to the SSH configuration without asking")
+    .action((ws: string, dir: string | undefined, opts, cmd: Command) => openVscode(contextFor(cmd), ws, dir, opts))
 
   command(program, "port-forward <workspace>", "Forward local TCP ports to ports in a workspace.")
     .alias("tunnel")

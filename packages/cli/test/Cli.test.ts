@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ServerProcess, startServerProcess } from "../../server/test/process.js"
-import { api, bundleCli, type CliUser, cliUser } from "./support.js"
+import { api, bundleCli, type CliUser, cliUser, eventually } from "./support.js"
 
 const PASSWORD = "Correct-Horse-Battery-9"
 const EMAIL = "admin@example.com"
@@ -483,6 +483,38 @@ describe("workbay", () => {
     expect(tooShort.code).toBe(1)
     expect(tooShort.stderr).toMatch(/^error: /)
     expect((await user.run(["schedule", "show", "nope"])).code).toBe(1)
+  })
+
+  it("open vscode prints the Remote-SSH link (no token in it), adds config-ssh's host first, and runs the desktop's opener", async () => {
+    const home = tempDir("workbay-cli-vscode-")
+    const file = join(home, "ssh_config")
+    // No host yet, no answer: nothing written, nothing opened.
+    const refused = await user.run(["open", "vscode", "ws1", "--ssh-config-file", file, "--no-open"])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain("has no host workbay.ws1 yet")
+    expect(() => statSync(file)).toThrow()
+
+    // The desktop's opener: a script on PATH that writes down what it was given.
+    const bin = join(home, "bin")
+    mkdirSync(bin)
+    const opened = join(home, "opened")
+    writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > ${opened}\n`, { mode: 0o755 })
+    const env = { PATH: `${bin}:${process.env.PATH}` }
+    const r = ok(await user.run(["open", "vscode", "ws1", "--ssh-config-file", file, "--yes"], { env }))
+    expect(r.stdout).toBe("vscode://vscode-remote/ssh-remote+workbay.ws1\n")
+    expect(readFileSync(file, "utf8")).toContain("Host workbay.ws1")
+    await eventually(async () => statSync(opened, { throwIfNoEntry: false })?.size ?? 0, (n) => n > 0, "the opener ran")
+    expect(readFileSync(opened, "utf8")).toBe("vscode://vscode-remote/ssh-remote+workbay.ws1")
+    expect(r.stdout + r.stderr).not.toContain(token)
+
+    // A folder: absolute as given; the host already there, the file is left as it is.
+    const before = readFileSync(file, "utf8")
+    const dir = ok(await user.run(["open", "vscode", "ws1", "/src/my app", "--ssh-config-file", file, "--no-open"]))
+    expect(dir.stdout).toBe("vscode://vscode-remote/ssh-remote+workbay.ws1/src/my%20app\n")
+    expect(readFileSync(file, "utf8")).toBe(before)
+    // A relative folder needs the agent's directory (none here): a bad command line.
+    expect((await user.run(["open", "vscode", "ws1", "src", "--ssh-config-file", file, "--no-open"])).code).toBe(2)
+    expect((await user.run(["open", "vscode", "nope", "--ssh-config-file", file, "--no-open"])).code).toBe(1)
   })
 
   it("ssh to a stopped workspace says so, exit code 1", async () => {

@@ -85,7 +85,8 @@ export interface ConfigSshFlags {
   readonly dryRun?: boolean
 }
 
-export const configSsh = async (ctx: Context, flags: ConfigSshFlags) => {
+/** `out`: where its messages go (`open vscode` sends them to standard error: its output is a link). */
+export const configSsh = async (ctx: Context, flags: ConfigSshFlags, out: NodeJS.WritableStream = process.stdout) => {
   const file = resolve(flags.sshConfigFile ?? join(homedir(), ".ssh", "config"))
   const content = existsSync(file) ? readFileSync(file, "utf8") : ""
   let block: Array<string> | undefined
@@ -105,11 +106,11 @@ export const configSsh = async (ctx: Context, flags: ConfigSshFlags) => {
   }
   const next = withBlock(content, block)
   if (next === content) {
-    process.stdout.write(`No changes to ${file}.\n`)
+    out.write(`No changes to ${file}.\n`)
     return
   }
   if (flags.dryRun === true) {
-    process.stdout.write(`Dry run: ${file} would become:\n\n${next}`)
+    out.write(`Dry run: ${file} would become:\n\n${next}`)
     return
   }
   const what = block === undefined
@@ -119,12 +120,12 @@ export const configSsh = async (ctx: Context, flags: ConfigSshFlags) => {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
   writeFileSync(file, next, { mode: 0o600 })
   if (block === undefined) {
-    process.stdout.write(`Removed the workbay section from ${file}.\n`)
+    out.write(`Removed the workbay section from ${file}.\n`)
     return
   }
-  process.stdout.write(`Updated ${file}.\n`)
+  out.write(`Updated ${file}.\n`)
   if (hosts.length > 0) {
-    process.stdout.write(
+    out.write(
       `You should now be able to ssh into your workspace.\nFor example, try running:\n\n\t$ ssh ${hosts[0]}\n`
     )
   }
