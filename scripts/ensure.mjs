@@ -67,6 +67,12 @@ if (
   aptInstall("qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross", "the arm64 agent test")
 }
 
+// `workbay completion`'s test (packages/cli/test/Completion.test.ts) completes in real shells: bash
+// with Debian's bash-completion (the script uses its `_get_comp_words_by_ref`), and zsh.
+if (forTests && (!has("zsh") || !existsSync("/usr/share/bash-completion/bash_completion"))) {
+  aptInstall("bash-completion zsh", "the shell completion test")
+}
+
 // The Docker provisioner's tests (packages/docker/test/globalSetup.ts) need a Docker daemon:
 // Debian's docker.io when dockerd is missing, and dockerd started when nothing answers on its
 // socket (`npm start` only uses one that answers).

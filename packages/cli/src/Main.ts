@@ -6,6 +6,7 @@
  * Exit codes: 0 done; 1 the command failed (the service refused, a build failed, not logged in);
  * 2 a bad command line; `ssh` exits with ssh's own code.
  */
+import tab from "@bomb.sh/tab/commander"
 import { Command, CommanderError, Option } from "commander"
 import { login, logout, whoami } from "./commands/Auth.js"
 import { configSsh } from "./commands/ConfigSsh.js"
@@ -400,6 +401,10 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
       []
     )
     .action((ws: string, opts, cmd: Command) => portForward(contextFor(cmd), ws, opts.tcp))
+
+  // `completion <shell>` prints the shell's completion script (bash, zsh, fish, powershell), which
+  // asks `workbay complete -- <words>` for the commands, flags and choices (the whole tree above).
+  tab(program, { completionCommandName: "completion" })
 
   try {
     await program.parseAsync([...argv], { from: "user" })
