@@ -11,6 +11,7 @@ import { Command, CommanderError, Option } from "commander"
 import { login, logout, whoami } from "./commands/Auth.js"
 import { configSsh } from "./commands/ConfigSsh.js"
 import { openVscode } from "./commands/Open.js"
+import { ping, speedtest } from "./commands/Ping.js"
 import * as Prebuilds from "./commands/Prebuilds.js"
 import * as Schedule from "./commands/Schedule.js"
 import { show } from "./commands/Show.js"
@@ -380,6 +381,18 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     .option("-y, --yes", "do not ask for confirmation")
     .option("-n, --dry-run", "show the result without writing it")
     .action((opts, cmd: Command) => configSsh(contextFor(cmd), opts))
+
+  command(program, "ping <workspace>", "Time round trips to a workspace's terminal through the service.")
+    .option("-n, --num <n>", "how many pings", "10")
+    .option("--wait <duration>", "time between pings", "1s")
+    .option("-t, --timeout <duration>", "how long to wait for each pong", "5s")
+    .action((ws: string, opts, cmd: Command) => ping(contextFor(cmd), ws, opts))
+  command(program, "speedtest <workspace>", "Measure the throughput to or from a workspace through the service.")
+    .option("-t, --time <duration>", "how long the test runs", "5s")
+    .addOption(
+      new Option("--direction <direction>", "down (from the workspace) or up").choices(["down", "up"]).default("down")
+    )
+    .action((ws: string, opts, cmd: Command) => speedtest(contextFor(cmd), ws, opts))
 
   const open = command(program, "open", "Open a workspace in an application on this computer.")
   command(

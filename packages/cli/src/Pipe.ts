@@ -6,7 +6,7 @@
  * full, the socket stops reading (so the service, and through it the agent, slows down).
  * There is no half-close: the end of `input` sends nothing; the socket's close ends `output`.
  */
-import type { Readable, Writable } from "node:stream"
+import { Duplex, PassThrough, type Readable, type Writable } from "node:stream"
 import type WebSocket from "ws"
 
 export const MAX_FRAME_BYTES = 16 * 1024
@@ -36,11 +36,17 @@ export const joinSocket = (ws: WebSocket, input: Readable, output: Writable): Pr
     }
     input.on("data", onData)
     input.resume()
+    // One wait for `drain` at a time: frames already read when the socket paused are written too.
+    let draining = false
     ws.on("message", (data: Buffer | ArrayBuffer | Array<Buffer>) => {
       const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer)
-      if (!output.write(bytes)) {
+      if (!output.write(bytes) && !draining) {
+        draining = true
         ws.pause()
-        output.once("drain", () => ws.resume())
+        output.once("drain", () => {
+          draining = false
+          ws.resume()
+        })
       }
     })
     ws.once("close", (code, reason) => {
@@ -54,3 +60,20 @@ export const joinSocket = (ws: WebSocket, input: Readable, output: Writable): Pr
     // Opened paused by Client.socket, so that no frame is emitted before the listener above.
     ws.resume()
   })
+
+/**
+ * A stream route's WebSocket as a Duplex (for an SSH client over `/ssh`): what is written goes in
+ * frames of at most 16 KiB (the service refuses a message above its limit, 32 KiB by default, with
+ * 1009: an SSH packet is up to 32 KiB and more), what comes is read, both with
+ * {@link joinSocket}'s back-pressure; the socket's close ends it.
+ */
+export const webSocketDuplex = (ws: WebSocket): Duplex => {
+  const toSocket = new PassThrough()
+  const fromSocket = new PassThrough()
+  const duplex = Duplex.from({ readable: fromSocket, writable: toSocket })
+  joinSocket(ws, toSocket, fromSocket).then(
+    () => fromSocket.end(),
+    (e: unknown) => duplex.destroy(e instanceof Error ? e : new Error(String(e)))
+  )
+  return duplex
+}

@@ -107,6 +107,38 @@ describe("workbay port-forward and ssh", () => {
     expect(json.latest_build.resources[0].agents[0]).toMatchObject({ id: agentId, status: "connected" })
   })
 
+  it("ping times round trips to the workspace's terminal through the service; as JSON too", async () => {
+    const r = await user.run(["ping", "box", "-n", "3", "--wait", "50ms"])
+    if (r.code !== 0) throw new Error(r.stderr)
+    const pongs = r.stdout.split("\n").filter((l) => l.startsWith("pong from"))
+    expect(pongs).toHaveLength(3)
+    for (const p of pongs) expect(p).toMatch(new RegExp(`^pong from \\S+/box through ${server.url} in \\d+\\.\\dms$`))
+    expect(r.stdout).toMatch(/^3 pings, 3 pongs, 0% lost; round trip min\/avg\/max [\d.]+\/[\d.]+\/[\d.]+ ms$/m)
+    const json = JSON.parse((await user.run(["ping", "box", "-n", "2", "--wait", "10ms", "-o", "json"])).stdout)
+    expect(json).toMatchObject({ agent: "main", sent: 2, received: 2 })
+    expect(json.min_ms).toBeGreaterThan(0)
+    expect(json.max_ms).toBeGreaterThanOrEqual(json.min_ms)
+    expect((await user.run(["ping", "box", "-n", "zero"])).code).toBe(2)
+    expect((await user.run(["ping", "nope"])).code).toBe(1)
+  })
+
+  it("speedtest reads and writes through an SSH session for its time, per second and in all", async () => {
+    for (const direction of ["down", "up"]) {
+      const r = await user.run(["speedtest", "box", "-t", "2s", "--direction", direction])
+      if (r.code !== 0) throw new Error(r.stderr)
+      expect(r.stdout).toContain(`Starting a 2s ${direction === "up" ? "upload" : "download"} test with box...`)
+      const rows = r.stdout.split("\n").filter((l) => /^\d+\.\d{2}-\d+\.\d{2} sec/.test(l))
+      expect(rows.length).toBeGreaterThanOrEqual(3)
+      const all = rows.at(-1)!
+      expect(all).toMatch(/^0\.00-2\.\d{2} sec\s+[\d.]+ Mbits\s+[\d.]+ Mbits\/sec$/)
+      expect(Number(/([\d.]+) Mbits\/sec$/.exec(all)![1])).toBeGreaterThan(1)
+    }
+    const json = JSON.parse((await user.run(["speedtest", "box", "-t", "1s", "-o", "json"])).stdout)
+    expect(json).toMatchObject({ direction: "down" })
+    expect(json.bytes).toBeGreaterThan(0)
+    expect((await user.run(["speedtest", "box", "--direction", "sideways"])).code).toBe(2)
+  })
+
   it("port-forward pipes a connection both ways (1 MiB, in frames of at most 16 KiB), until Ctrl-C", async () => {
     const child = user.spawn(["port-forward", "box", "--tcp", `0:${echoPort}`])
     let stderr = ""

@@ -19,12 +19,12 @@
 import { type Schemas, unwrap } from "@workbay/client"
 import { randomBytes, randomUUID } from "node:crypto"
 import type { ClientChannel } from "ssh2"
-import { createWebSocketStream } from "ws"
 import type { Client } from "../../Client.js"
 import type { Context } from "../../Context.js"
 import { CliError, usageError } from "../../Errors.js"
 import { organizationOf } from "../../Lookup.js"
 import { printJson, printTable } from "../../Output.js"
+import { webSocketDuplex } from "../../Pipe.js"
 import { agentUrlOf, LightAgents } from "./LightAgents.js"
 import { type KindSummary, Metrics, probeLoopDelay, SUMMARY_HEADERS, summaryRows } from "./Metrics.js"
 import { EMAIL_DOMAIN, isScaletestName, isScaletestUser, nameOf, newRunId } from "./Tag.js"
@@ -557,8 +557,7 @@ const sshTraffic = async (
 ): Promise<TrafficSession> => {
   const { Client: SshClient } = await import("ssh2")
   const ws = await metrics.time("traffic:ssh open", () => client.socket(`/workspaceagents/${agentId}/ssh`))
-  const sock = createWebSocketStream(ws)
-  ws.resume()
+  const sock = webSocketDuplex(ws)
   const ssh = new SshClient()
   try {
     // The session is open once its `cat` runs: its first echo is part of it.
