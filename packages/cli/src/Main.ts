@@ -16,6 +16,7 @@ import * as Prebuilds from "./commands/Prebuilds.js"
 import * as Schedule from "./commands/Schedule.js"
 import { show } from "./commands/Show.js"
 import { portForward, ssh, sshStdio } from "./commands/Ssh.js"
+import { stat } from "./commands/Stat.js"
 import * as Templates from "./commands/Templates.js"
 import * as Tokens from "./commands/Tokens.js"
 import * as Users from "./commands/Users.js"
@@ -393,6 +394,11 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
       new Option("--direction <direction>", "down (from the workspace) or up").choices(["down", "up"]).default("down")
     )
     .action((ws: string, opts, cmd: Command) => speedtest(contextFor(cmd), ws, opts))
+
+  command(program, "stat", "Inside a workspace: the CPU, memory and disk its machine (and container) use.")
+    .option("--sample <duration>", "how long CPU use is measured over", "1s")
+    .option("--path <dir>", "whose disk (default: your home folder)")
+    .action((opts, cmd: Command) => stat(contextFor(cmd), opts))
 
   const open = command(program, "open", "Open a workspace in an application on this computer.")
   command(

@@ -4,7 +4,7 @@
  * provisioner (no Docker) from a template that costs credits, with no quota set up.
  */
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { cpus, tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ServerProcess, startServerProcess } from "../../server/test/process.js"
@@ -683,6 +683,22 @@ describe("workbay", () => {
     expect(unanswered.stderr).toContain("--parameter rack=<value>")
     expect((await parametersOf()).ws.latest_build.build_number).toBe(builds)
     expect((await user.run(["update", "nope"])).code).toBe(1)
+  })
+
+  it("stat: the host's CPU, memory and disk (and the container's), as a table and as JSON; bad flags exit 2", async () => {
+    const r = ok(await user.run(["stat", "--sample", "200ms"]))
+    const [header, row] = r.stdout.trim().split("\n")
+    expect(header).toMatch(/^HOST CPU\s+HOST MEMORY\s+DISK/)
+    expect(row).toMatch(/^[\d.]+\/\d+ cores \(\d+%\)\s+[\d.]+\/[\d.]+ GiB \(\d+%\)\s+[\d.]+\/[\d.]+ GiB \(\d+%\)/)
+    const json = JSON.parse(ok(await user.run(["stat", "--sample", "100ms", "-o", "json", "--path", tmpdir()])).stdout)
+    expect(json.disk_path).toBe(tmpdir())
+    for (const key of ["host_cpu", "host_memory", "disk"]) {
+      expect(json[key].used).toBeGreaterThanOrEqual(0)
+      expect(json[key].used).toBeLessThanOrEqual(json[key].total)
+    }
+    expect(json.host_cpu.total).toBe(cpus().length)
+    expect((await user.run(["stat", "--sample", "soon"])).code).toBe(2)
+    expect((await user.run(["stat", "--path", "/no/such/folder"])).code).toBe(2)
   })
 
   it("delete asks first (no answer: nothing happens, exit 1), then deletes with --yes", async () => {
