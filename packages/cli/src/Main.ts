@@ -20,6 +20,7 @@ import { stat } from "./commands/Stat.js"
 import * as Templates from "./commands/Templates.js"
 import * as Tokens from "./commands/Tokens.js"
 import * as Users from "./commands/Users.js"
+import { version } from "./commands/Version.js"
 import * as Workspaces from "./commands/Workspaces.js"
 import { type Context, contextOf, type GlobalFlags } from "./Context.js"
 import { describeError, usageError } from "./Errors.js"
@@ -74,6 +75,9 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   command(program, "logout", "Log out: ends the session on the deployment and removes the stored token.")
     .option("-y, --yes", "do not ask for confirmation")
     .action((opts, cmd: Command) => logout(contextFor(cmd), opts))
+
+  command(program, "version", "Show this command's version, and the deployment's (warning when they differ).")
+    .action((_opts, cmd: Command) => version(contextFor(cmd), VERSION))
 
   command(program, "whoami", "Show the deployment and the user logged in.")
     .action((_opts, cmd: Command) => whoami(contextFor(cmd)))

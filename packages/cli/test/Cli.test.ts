@@ -125,6 +125,18 @@ describe("workbay", () => {
     expect(r.stdout + r.stderr).not.toContain(PASSWORD)
   })
 
+  it("version: this command's, then the deployment's (the same: no warning); as JSON; an unreachable one said", async () => {
+    const r = ok(await user.run(["version"]))
+    expect(r.stdout).toBe(
+      `Workbay CLI v0.1.0 (Node ${process.version}, ${process.platform}/${process.arch})\nDeployment ${server.url}: v0.1.0\n`
+    )
+    expect(r.stderr).toBe("")
+    const json = JSON.parse(ok(await user.run(["version", "-o", "json"])).stdout)
+    expect(json).toMatchObject({ version: "v0.1.0", deployment: { url: server.url, version: "v0.1.0" } })
+    const away = ok(await cliUser(bundle).run(["version", "--url", "http://127.0.0.1:9"]))
+    expect(away.stdout).toMatch(/^Deployment http:\/\/127\.0\.0\.1:9: not reachable \(.+\)$/m)
+  })
+
   it("whoami, in words and as JSON", async () => {
     expect(ok(await user.run(["whoami"])).stdout).toBe(
       `Workbay is running at ${server.url}, you're authenticated as admin.\n`
