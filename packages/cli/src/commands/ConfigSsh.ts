@@ -78,6 +78,15 @@ export const withBlock = (content: string, block: ReadonlyArray<string> | undefi
   return out.length === 0 ? "" : `${out.join("\n")}\n`
 }
 
+/** The `Host` names of the block in `content` (none when it has no whole block). */
+export const hostsInBlock = (content: string): Set<string> => {
+  const lines = content.split("\n")
+  const start = lines.indexOf(START_MARKER)
+  const end = start < 0 ? -1 : lines.indexOf(END_MARKER, start)
+  if (end < 0) return new Set()
+  return new Set(lines.slice(start, end).flatMap((l) => /^Host (\S+)$/.exec(l.trim())?.[1] ?? []))
+}
+
 export interface ConfigSshFlags {
   readonly sshConfigFile?: string
   readonly remove?: boolean

@@ -14,22 +14,12 @@ import type { Context } from "../Context.js"
 import { CliError } from "../Errors.js"
 import { HOST_PREFIX, parseHost } from "../Host.js"
 import { agentOf, agentsOf, workspaceOf } from "../Lookup.js"
-import { configSsh, END_MARKER, START_MARKER } from "./ConfigSsh.js"
+import { configSsh, hostsInBlock } from "./ConfigSsh.js"
 
 export interface OpenVscodeFlags {
   readonly sshConfigFile?: string
   readonly open?: boolean
   readonly yes?: boolean
-}
-
-/** The hosts of the workbay block of an SSH configuration. */
-const configuredHosts = (file: string): Set<string> => {
-  if (!existsSync(file)) return new Set()
-  const lines = readFileSync(file, "utf8").split("\n")
-  const start = lines.indexOf(START_MARKER)
-  const end = start < 0 ? -1 : lines.indexOf(END_MARKER, start)
-  if (start < 0 || end < 0) return new Set()
-  return new Set(lines.slice(start, end).flatMap((l) => /^Host (\S+)$/.exec(l.trim())?.[1] ?? []))
 }
 
 /** The Remote-SSH link of `host` at `dir` (absolute), no more. */
@@ -64,7 +54,7 @@ export const openVscode = async (ctx: Context, ident: string, dir: string | unde
   }
 
   const file = resolve(flags.sshConfigFile ?? join(homedir(), ".ssh", "config"))
-  if (!configuredHosts(file).has(host)) {
+  if (!hostsInBlock(existsSync(file) ? readFileSync(file, "utf8") : "").has(host)) {
     process.stderr.write(`${file} has no host ${host} yet: adding your workspaces' hosts (workbay config-ssh).\n`)
     const sshConfigFile = flags.sshConfigFile === undefined ? {} : { sshConfigFile: file }
     await configSsh(ctx, { ...sshConfigFile, yes: flags.yes === true }, process.stderr)

@@ -14,22 +14,10 @@ import { randomBytes, randomUUID } from "node:crypto"
 import type { ClientChannel } from "ssh2"
 import type { Context } from "../Context.js"
 import { CliError, usageError } from "../Errors.js"
+import { parseDuration, wholeNumber } from "../Flags.js"
 import { printJson, printTable } from "../Output.js"
 import { webSocketDuplex } from "../Pipe.js"
 import { resolveAgent } from "./Ssh.js"
-
-const positive = (text: string, flag: string) => {
-  const n = Number(text)
-  if (!Number.isInteger(n) || n < 1) throw usageError(`${flag} takes a whole number above 0, not "${text}".`)
-  return n
-}
-
-/** `500ms`, `1s`, `2m` in milliseconds. */
-const parseWait = (text: string, flag: string) => {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(text.trim())
-  if (m === null) throw usageError(`${flag} takes a duration such as 500ms, 1s or 2m, not "${text}".`)
-  return Number(m[1]) * { ms: 1, s: 1000, m: 60_000 }[m[2] as "ms" | "s" | "m"]
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -40,9 +28,9 @@ export interface PingFlags {
 }
 
 export const ping = async (ctx: Context, host: string, flags: PingFlags) => {
-  const count = positive(flags.num, "-n, --num")
-  const waitMs = parseWait(flags.wait, "--wait")
-  const timeoutMs = parseWait(flags.timeout, "-t, --timeout")
+  const count = wholeNumber(flags.num, "-n, --num", 1, 10_000)
+  const waitMs = parseDuration(flags.wait, "--wait")
+  const timeoutMs = parseDuration(flags.timeout, "-t, --timeout")
   const client = ctx.client()
   const { agent, workspace } = await resolveAgent(client, host)
   const label = `${workspace.owner_name}/${workspace.name}`
@@ -134,7 +122,7 @@ const bandwidth = (bytes: number, ms: number) => `${((bytes * 8) / (ms / 1000) /
 const transfer = (bytes: number) => `${((bytes * 8) / 1e6).toFixed(1)} Mbits`
 
 export const speedtest = async (ctx: Context, host: string, flags: SpeedtestFlags) => {
-  const durationMs = parseWait(flags.time, "-t, --time")
+  const durationMs = parseDuration(flags.time, "-t, --time")
   if (durationMs < 1000) throw usageError("-t, --time is at least 1s.")
   if (flags.direction !== "up" && flags.direction !== "down") {
     throw usageError(`--direction takes up or down, not "${flags.direction}".`)

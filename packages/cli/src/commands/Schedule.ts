@@ -8,6 +8,7 @@
 import { type Schemas, unwrap } from "@workbay/client"
 import type { Context } from "../Context.js"
 import { usageError } from "../Errors.js"
+import { sumOfUnits } from "../Flags.js"
 import { workspaceOf } from "../Lookup.js"
 import { printJson, printTable } from "../Output.js"
 
@@ -64,11 +65,10 @@ export const parseStartSchedule = (args: ReadonlyArray<string>): string => {
 export const parseScheduleDuration = (text: string): number => {
   const trimmed = text.trim()
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 60_000
-  const parts = [...trimmed.matchAll(/(\d+)(h|m|s)/g)]
-  if (trimmed === "" || parts.map((p) => p[0]).join("") !== trimmed) {
-    throw usageError(`A duration is like 3h2m, 3h, 90m or 2 (minutes), not "${text}".`)
-  }
-  return parts.reduce((ms, p) => ms + Number(p[1]) * { h: 3_600_000, m: 60_000, s: 1000 }[p[2] as "h" | "m" | "s"], 0)
+  // Whole numbers of each unit, as the described system's.
+  const ms = trimmed.includes(".") ? undefined : sumOfUnits(trimmed, { h: 3_600_000, m: 60_000, s: 1000 })
+  if (ms === undefined) throw usageError(`A duration is like 3h2m, 3h, 90m or 2 (minutes), not "${text}".`)
+  return ms
 }
 
 const TWELVE_HOUR = (hour: number, minute: number) =>

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, statfsSync } from "node:fs"
 import { homedir } from "node:os"
 import type { Context } from "../Context.js"
 import { usageError } from "../Errors.js"
+import { parseDuration } from "../Flags.js"
 import { printJson, printTable } from "../Output.js"
 
 const GIB = 1024 ** 3
@@ -91,9 +92,7 @@ export interface StatFlags {
 }
 
 export const stat = async (ctx: Context, flags: StatFlags) => {
-  const m = /^(\d+)(ms|s)$/.exec(flags.sample.trim())
-  if (m === null) throw usageError(`--sample takes a duration such as 500ms or 1s, not "${flags.sample}".`)
-  const sampleMs = Number(m[1]) * (m[2] === "s" ? 1000 : 1)
+  const sampleMs = parseDuration(flags.sample, "--sample")
   const path = flags.path ?? homedir()
   let disk: ReturnType<typeof statfsSync>
   try {

@@ -179,12 +179,15 @@ const templateNamed = async (client: Client, name: string, org: string | undefin
   )
 }
 
-const versionsOf = (client: Client, templateId: string, includeArchived = false) =>
-  unwrap(
-    client.rest.GET("/api/v2/templates/{template}/versions", {
-      params: { path: { template: templateId }, query: includeArchived ? { include_archived: "true" } : {} }
-    })
-  )
+/** The template's versions, newest first. */
+const versionsOf = async (client: Client, templateId: string, includeArchived = false) =>
+  [
+    ...(await unwrap(
+      client.rest.GET("/api/v2/templates/{template}/versions", {
+        params: { path: { template: templateId }, query: includeArchived ? { include_archived: "true" } : {} }
+      })
+    ))
+  ].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))
 
 const versionNamed = (client: Client, templateId: string, name: string) =>
   unwrap(
@@ -209,7 +212,7 @@ export const pull = async (ctx: Context, name: string, dest: string | undefined,
   const client = ctx.client()
   const template = await templateNamed(client, name, flags.org)
   const versions = await versionsOf(client, template.id)
-  const latest = [...versions].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0]
+  const latest = versions[0]
   if (latest === undefined) throw new CliError(`The template "${name}" has no versions.`)
   let version: TemplateVersion
   if (flags.version === undefined || flags.version === "active") {
@@ -268,12 +271,11 @@ export const versionsList = async (
   const client = ctx.client()
   const template = await templateNamed(client, name, flags.org)
   const versions = await versionsOf(client, template.id, flags.includeArchived === true)
-  const newest = [...versions].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))
-  if (ctx.output === "json") return printJson(newest)
+  if (ctx.output === "json") return printJson(versions)
   const title = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
   printTable(
     ["name", "created at", "created by", "status", "active", ...(flags.includeArchived === true ? ["archived"] : [])],
-    newest.map((v) => [
+    versions.map((v) => [
       v.name,
       v.created_at,
       v.created_by?.username ?? "",

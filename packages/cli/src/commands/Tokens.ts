@@ -6,6 +6,7 @@
 import { isStatus, type Schemas, unwrap } from "@workbay/client"
 import type { Context } from "../Context.js"
 import { CliError, usageError } from "../Errors.js"
+import { sumOfUnits } from "../Flags.js"
 import { printJson, printTable } from "../Output.js"
 
 type ApiKey = Schemas["APIKeyWithOwner"]
@@ -27,12 +28,10 @@ const UNITS: Readonly<Record<string, number>> = {
  * `30d`, `1y`, `1d12h30m`), in nanoseconds (the API's `lifetime`).
  */
 export const parseLifetime = (text: string): number => {
-  const trimmed = text.trim()
-  const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d|y)/g)]
-  if (trimmed === "" || parts.map((p) => p[0]).join("") !== trimmed) {
+  const ns = sumOfUnits(text, UNITS)
+  if (ns === undefined) {
     throw usageError(`--lifetime takes a duration such as 8h, 30d, 1y or 1d12h30m, not "${text}".`)
   }
-  const ns = parts.reduce((sum, p) => sum + Number(p[1]) * UNITS[p[2]!]!, 0)
   if (ns <= 0) throw usageError("--lifetime must be longer than nothing.")
   return Math.round(ns)
 }

@@ -149,11 +149,8 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         const orgNames = new Map(organizations.map((o) => [o.id, o.name]))
         const found = new Map(userRecords.map((u) => [u.id, u]))
         const people = new Map<string, UserRecord | undefined>(userIds.map((id) => [id, found.get(id)]))
-        const buildWires = new Map(
-          (yield* buildService.toWires(latest, list, { users: people, templates: tpl, details })).map((
-            b
-          ) => [b.workspace_id, b])
-        )
+        const buildList = yield* buildService.toWires(latest, list, { users: people, templates: tpl, details })
+        const buildWires = new Map(buildList.map((b) => [b.workspace_id, b]))
         const shared = new Map(list.map((w, i) => [w.id, sharedWith[i]!]))
         return list.flatMap((w) => {
           const build = buildWires.get(w.id)

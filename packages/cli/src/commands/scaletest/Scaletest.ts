@@ -22,6 +22,7 @@ import type { ClientChannel } from "ssh2"
 import type { Client } from "../../Client.js"
 import type { Context } from "../../Context.js"
 import { CliError, usageError } from "../../Errors.js"
+import { parseDuration, wholeNumber } from "../../Flags.js"
 import { organizationOf } from "../../Lookup.js"
 import { printJson, printTable } from "../../Output.js"
 import { webSocketDuplex } from "../../Pipe.js"
@@ -33,22 +34,6 @@ type Workspace = Schemas["Workspace"]
 
 /** The most workspaces one run makes (a bound on what a mistyped count can do). */
 export const MAX_COUNT = 10_000
-
-/** `30s`, `5m`, `1h`, `250ms` or a number of seconds: milliseconds. */
-export const parseDuration = (text: string, flag: string): number => {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim())
-  if (m === null) throw usageError(`${flag} takes a duration such as 30s, 5m or 1h, not "${text}".`)
-  const n = Number(m[1])
-  return Math.round(n * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? "s"] ?? 1000))
-}
-
-const wholeNumber = (text: string, flag: string, min: number, max: number): number => {
-  const n = Number(text)
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw usageError(`${flag} takes a whole number from ${min} to ${max}, not "${text}".`)
-  }
-  return n
-}
 
 /** The most child processes `--agent-processes` starts. */
 const MAX_AGENT_PROCESSES = 64
