@@ -33,6 +33,7 @@ export default mergeConfig(
         "packages/storage-postgres/test/globalSetup.ts",
         "packages/server/test/bundles.ts",
         "packages/agent/test/globalSetup.ts",
+        "packages/cli/test/globalSetup.ts",
         "packages/docker/test/globalSetup.ts",
         "packages/dashboard/test/globalSetup.ts"
       ],

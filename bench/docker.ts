@@ -2,7 +2,7 @@
 //
 // Runs the service in process (TypeScript sources through tsx, like the tests), on a SQLite file,
 // with the docker provisioner on this machine's daemon (containers on the host's network), the
-// agent's executable (scripts/agent-binaries.mjs) and an image with no Node, curl or wget (perl
+// agent's executable (scripts/executables.mjs) and an image with no Node, curl or wget (perl
 // only, as plain Ubuntu; packages/agent/test/DockerImage.ts), made here, never pulled.
 // (a) create-to-ready, one workspace at a time, --runs times: POST a workspace of the docker
 //     starter, then poll (20 ms) until its agent's lifecycle is `ready`. Interleaved with it, the

@@ -1,7 +1,7 @@
 // What the Docker benches share (bench/docker.ts, bench/prebuilds.ts): the service in process
 // (TypeScript sources through tsx, like the tests) on a SQLite file, with the docker provisioner on
 // this machine's daemon (containers on the host's network), the agent's executable
-// (scripts/agent-binaries.mjs) and an image with no Node, curl or wget (perl only, as plain Ubuntu;
+// (scripts/executables.mjs) and an image with no Node, curl or wget (perl only, as plain Ubuntu;
 // packages/agent/test/DockerImage.ts), made here, never pulled; the first user, a budget, and the
 // calls the benches time. Everything listens on and loads 127.0.0.1 only; containers and volumes
 // carry the run's deployment id and are removed by `close`.
@@ -16,7 +16,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { nodeLessImage } from "../packages/agent/test/DockerImage.js"
 import { cleanUp } from "../packages/docker/test/support.js"
-import { buildAgentBinaries } from "../scripts/agent-binaries.mjs"
+import { buildAgentBinaries } from "../scripts/executables.mjs"
 import { freePort, request, seedFirstUser, sleep } from "./lib.mjs"
 
 export const percentile = (xs: ReadonlyArray<number>, p: number) => {

@@ -7,7 +7,9 @@
 //   packages/cli/dist/workbay.mjs           the workbay command line, which its bin (packages/cli/bin) runs
 //   packages/cli/dist/chunks/               what only some of its commands read
 //   packages/agent/dist/bin/                the agent as an executable with no Node needed, which the
-//                                           server serves at /bin (scripts/agent-binaries.mjs)
+//                                           server serves at /bin (scripts/executables.mjs)
+//   packages/cli/dist/bin/                  the workbay command line the same way, served at
+//                                           /bin/workbay-<os>-<arch> for people to download
 //   packages/dashboard/dist/                the web dashboard (Vite: index.html and hashed assets/),
 //                                           which the server serves at / (docs/dashboard.md)
 //
@@ -21,8 +23,8 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { buildDashboard } from "../packages/dashboard/build.mjs"
-import { buildAgentBinaries } from "./agent-binaries.mjs"
 import { buildCli } from "./cli-bundle.mjs"
+import { buildAgentBinaries, buildCliBinaries } from "./executables.mjs"
 import { buildServerScripts, bundleOptions } from "./server-bundle.mjs"
 
 const outdir = "packages/server/dist"
@@ -63,6 +65,14 @@ try {
   agentBinaries = true
 } catch (e) {
   console.warn(`build: no agent executable, /bin will serve none (${e instanceof Error ? e.message : e})`)
+}
+// The command line's, the same way (served at /bin/workbay-<os>-<arch>, docs/cli.md).
+let cliBinaries = false
+try {
+  await buildCliBinaries({ log: console.log })
+  cliBinaries = true
+} catch (e) {
+  console.warn(`build: no workbay executable, /bin will serve none (${e instanceof Error ? e.message : e})`)
 }
 
 // The dashboard (under a second; skipped when dist/ holds a build of the same inputs). Without it
@@ -140,4 +150,7 @@ try {
   console.warn(`build: no code cache, the server will start without one (${e instanceof Error ? e.message : e})`)
 }
 // Written last: scripts/ensure.mjs rebuilds when the sources are newer or Node differs.
-writeFileSync(join(outdir, "build.json"), JSON.stringify({ node: process.version, codeCache, agentBinaries }) + "\n")
+writeFileSync(
+  join(outdir, "build.json"),
+  JSON.stringify({ node: process.version, codeCache, agentBinaries, cliBinaries }) + "\n"
+)

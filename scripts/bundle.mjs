@@ -19,9 +19,9 @@ const newest = (path) => {
   return max
 }
 
-/** Whether the agent's executables named by their manifest are there, built by this Node version. */
-const agentBinariesPresent = () => {
-  const dir = join(root, "packages/agent/dist/bin")
+/** Whether the executables (the agent's, `pkg` "agent", or the command line's, "cli") named by their manifest are there, built by this Node version. */
+const executablesPresent = (pkg) => {
+  const dir = join(root, `packages/${pkg}/dist/bin`)
   try {
     const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"))
     return manifest.node === process.version &&
@@ -41,8 +41,10 @@ export const bundleIsCurrent = () => {
   if (!existsSync(stampFile) || !existsSync(join(root, "packages/server/dist/main.mjs"))) return false
   const stamp = JSON.parse(readFileSync(stampFile, "utf8"))
   if (stamp.node !== process.version) return false
-  // The agent's executables (scripts/agent-binaries.mjs), written before the stamp: still there, of this Node.
-  if (stamp.agentBinaries === true && !agentBinariesPresent()) return false
+  // The agent's and the command line's executables (scripts/executables.mjs), written before the
+  // stamp: still there, of this Node.
+  if (stamp.agentBinaries === true && !executablesPresent("agent")) return false
+  if (stamp.cliBinaries === true && !executablesPresent("cli")) return false
   // The dashboard (packages/dashboard/build.mjs), built before the stamp: still there.
   if (!existsSync(join(root, "packages/dashboard/dist/index.html"))) return false
   const sources = Math.max(
@@ -51,7 +53,7 @@ export const bundleIsCurrent = () => {
     newest(join(root, "scripts/build.mjs")),
     newest(join(root, "scripts/server-bundle.mjs")),
     newest(join(root, "scripts/dockerode-lean.mjs")),
-    newest(join(root, "scripts/agent-binaries.mjs"))
+    newest(join(root, "scripts/executables.mjs"))
   )
   return statSync(stampFile).mtimeMs > sources
 }

@@ -1,5 +1,5 @@
 /**
- * The agent's linux-arm64 executable (scripts/agent-binaries.mjs: the arm64 Node from the npm
+ * The agent's linux-arm64 executable (scripts/executables.mjs: the arm64 Node from the npm
  * registry with this build's SEA blob injected) really runs: under qemu-user
  * (`qemu-aarch64-static -L /usr/aarch64-linux-gnu`, Debian's qemu-user-static with
  * libc6-arm64-cross and libstdc++6-arm64-cross) it answers `--version` and, against a real
@@ -15,7 +15,7 @@ import { existsSync, readFileSync, readlinkSync } from "node:fs"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { type AgentBinariesManifest, emulatorFor } from "../../../scripts/agent-binaries.mjs"
+import { type AgentBinariesManifest, emulatorFor } from "../../../scripts/executables.mjs"
 import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
 import { eventually, externalAgentWorkspace } from "./support.js"
 
@@ -43,7 +43,7 @@ const missing = dir === undefined
   ? "qemu-aarch64-static or /usr/aarch64-linux-gnu is not installed (apt-get install qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross)"
   : executable === undefined || !existsSync(executable)
   ? `no linux-arm64 executable was built (${
-    manifest?.skipped.find((s) => s.arch === "arm64")?.reason ?? "see scripts/agent-binaries.mjs"
+    manifest?.skipped.find((s) => s.arch === "arm64")?.reason ?? "see scripts/executables.mjs"
   })`
   : undefined
 

@@ -48,7 +48,8 @@ const TOOLS = [
   "true",
   "stty",
   "tty",
-  "false"
+  "false",
+  "install"
 ]
 
 const which = (tool: string): string | undefined => {
@@ -85,9 +86,10 @@ interface Entry {
 
 /**
  * How the image's init script can download: `wget` (the default), or `perl` only: no curl, wget
- * or busybox, but perl-base, as in plain Debian and Ubuntu images (the init script's last resort).
+ * or busybox, but perl-base, as in plain Debian and Ubuntu images (the init script's last resort),
+ * or `curl` (no wget), as a person's machine that follows the README's download of `workbay`.
  */
-export type DownloadTool = "wget" | "perl"
+export type DownloadTool = "wget" | "perl" | "curl"
 
 /** Every file of Debian's perl-base (the interpreter and its core modules). */
 const perlBase = (): Array<string> =>
@@ -127,7 +129,7 @@ const rootFileSystem = (download: DownloadTool): Array<Entry> => {
 
   // Debian links /bin to /usr/bin, /lib to /usr/lib and /lib64 to /usr/lib64: kept as links.
   for (const top of ["/bin", "/lib", "/lib64", "/sbin"]) if (existsSync(top)) place(top)
-  const tools = download === "perl" ? [...TOOLS.filter((t) => t !== "wget"), "perl"] : TOOLS
+  const tools = download === "wget" ? TOOLS : [...TOOLS.filter((t) => t !== "wget"), download]
   const binaries = tools.map((tool) => {
     const path = which(tool)
     if (path === undefined && tool !== "which") throw new Error(`${tool} is not on this machine`)
@@ -187,7 +189,7 @@ const tarOf = (entries: ReadonlyArray<Entry>) => {
 export const nodeLessImage = async (docker: Docker, download: DownloadTool = "wget"): Promise<string> => {
   const entries = rootFileSystem(download)
   const hash = contentHash(entries)
-  const repo = download === "perl" ? "workbay-test/nodeless-perl" : "workbay-test/nodeless"
+  const repo = download === "wget" ? "workbay-test/nodeless" : `workbay-test/nodeless-${download}`
   const tag = `${repo}:${hash}`
   try {
     await docker.getImage(tag).inspect()

@@ -1,6 +1,6 @@
 /**
  * The agent's executables for the tests that run them (a vitest globalSetup): built once per
- * change of the agent or Node by scripts/agent-binaries.mjs into
+ * change of the agent or Node by scripts/executables.mjs into
  * node_modules/.cache/workbay-agent-bin (this machine's linux-amd64 and, from the npm registry's
  * arm64 Node, linux-arm64), and provided as `inject("workbayAgentBinaries")`: that folder.
  * The one place the tests build them; packages/docker/test/globalSetup.ts, after it, finds them
@@ -10,7 +10,7 @@
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { TestProject } from "vitest/node"
-import { buildAgentBinaries } from "../../../scripts/agent-binaries.mjs"
+import { buildAgentBinaries } from "../../../scripts/executables.mjs"
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -20,7 +20,7 @@ import { stat } from "./commands/Stat.js"
 import * as Templates from "./commands/Templates.js"
 import * as Tokens from "./commands/Tokens.js"
 import * as Users from "./commands/Users.js"
-import { version } from "./commands/Version.js"
+import { version, warnOnMismatch } from "./commands/Version.js"
 import * as Workspaces from "./commands/Workspaces.js"
 import { type Context, contextOf, type GlobalFlags } from "./Context.js"
 import { describeError, usageError } from "./Errors.js"
@@ -29,6 +29,20 @@ export const VERSION = "0.1.0"
 
 const collect = (value: string, previous: Array<string>) => [...previous, value]
 
+/**
+ * Whether the command at `path` (`["templates", "push"]`) talks to a deployment, and so first
+ * checks its version: not `version` (it says so itself), `login`/`logout`, the shell's
+ * completion, `stat` (this machine only), and not `ssh --stdio`, a ProxyCommand that ssh starts for
+ * every connection.
+ */
+const talksToDeployment = (path: ReadonlyArray<string>, flags: Record<string, unknown>): boolean => {
+  const [first] = path
+  if (first === undefined || ["version", "login", "logout", "completion", "complete", "stat"].includes(first)) {
+    return false
+  }
+  return !(first === "ssh" && flags.stdio === true)
+}
+
 /** The global flags, added to the program and to every command (so they may follow the command). */
 const withGlobals = (cmd: Command): Command =>
   cmd
@@ -36,6 +50,7 @@ const withGlobals = (cmd: Command): Command =>
     .option("--token <token>", "a session token (WORKBAY_SESSION_TOKEN; default: the stored one)")
     .option("--global-config <dir>", "the configuration folder (WORKBAY_CONFIG_DIR; default: ~/.config/workbay)")
     .addOption(new Option("-o, --output <format>", "output format").choices(["table", "json"]))
+    .option("--no-version-warning", "do not warn when this command's version differs from the deployment's")
 
 export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   let exitCode = 0
@@ -53,6 +68,18 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
 
   const command = (parent: Command, spec: string, description: string) =>
     withGlobals(parent.command(spec).description(description))
+
+  // Before a command that talks to the deployment logged in to: the described system's warning when
+  // its version differs from this command's (`--no-version-warning` or WORKBAY_NO_VERSION_WARNING: none).
+  program.hook("preAction", async (_program, action) => {
+    const path: Array<string> = []
+    for (let c: Command | null = action; c !== null && c !== program; c = c.parent) path.unshift(c.name())
+    const flags = { ...program.opts(), ...action.opts() }
+    if (flags.versionWarning === false || /^(1|true|yes)$/i.test(process.env.WORKBAY_NO_VERSION_WARNING ?? "")) return
+    if (!talksToDeployment(path, flags)) return
+    const ctx = contextFor(action)
+    if (ctx.token !== undefined) await warnOnMismatch(ctx, VERSION)
+  })
 
   command(program, "login [url]", "Log in to a deployment: a password, or a pasted token (--token).")
     .option("--email <email>", "log in with this email (asks for the password)")

@@ -212,6 +212,39 @@ describe("workbay scaletest on SQLite", () => {
       expect(traffic.requests["process:event loop delay"]?.count, mode).toBeGreaterThan(5)
     }
 
+    // The executable with no Node (what people download from /bin): its agents in a child process
+    // it forks of itself, their terminals through node-pty's pty.node from its own assets.
+    const executable = cliUser(join(inject("workbayCliBinaries"), "workbay-linux-amd64"))
+    try {
+      const traffic = json(
+        await executable.run([
+          "scaletest",
+          "workspace-traffic",
+          "--mode",
+          "pty",
+          "--run",
+          run,
+          "--run-agents",
+          "--agent-processes",
+          "1",
+          "--concurrency",
+          "2",
+          "--bytes-per-tick",
+          "32",
+          "--tick-interval",
+          "200ms",
+          "--duration",
+          "2s",
+          "-o",
+          "json"
+        ], { env })
+      )
+      expect(traffic).toMatchObject({ mode: "pty", workspaces: 2, errors: 0 })
+      expect(traffic.requests["traffic:pty echo"]?.count).toBeGreaterThanOrEqual(2)
+    } finally {
+      rmSync(executable.home, { recursive: true, force: true })
+    }
+
     const dashboard = json(
       await user.run(
         [

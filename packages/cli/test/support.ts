@@ -59,12 +59,14 @@ const cleanEnv = () => {
   return env
 }
 
+/** `bundle`: the bundled script (run with this Node), or the executable with no Node (run as it is). */
 export const cliUser = (bundle: string): CliUser => {
   const home = mkdtempSync(join(tmpdir(), "workbay-cli-home-"))
   mkdirSync(join(home, ".config"))
   const env = { ...cleanEnv(), HOME: home, XDG_CONFIG_HOME: join(home, ".config") }
+  const [command, first] = /\.m?js$/.test(bundle) ? [process.execPath, [bundle]] : [bundle, []]
   const spawnCli = (args: ReadonlyArray<string>, extra: Record<string, string> = {}) =>
-    spawn(process.execPath, [bundle, ...args], { env: { ...env, ...extra }, stdio: ["pipe", "pipe", "pipe"] })
+    spawn(command, [...first, ...args], { env: { ...env, ...extra }, stdio: ["pipe", "pipe", "pipe"] })
   return {
     home,
     configDir: join(home, ".config", "workbay"),

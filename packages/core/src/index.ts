@@ -661,7 +661,6 @@ export {
 // agents: workspace agents, their tokens and what they report
 export * from "./agents/Agent.js"
 export { AgentAuth, type AgentSession, CurrentAgent } from "./agents/AgentAuth.js"
-export { AgentBinaries, type AgentBinary, agentBinary } from "./agents/AgentBinaries.js"
 export * from "./agents/AgentLog.js"
 export {
   AgentCommand,
@@ -680,6 +679,7 @@ export {
   AppSessionRepo
 } from "./agents/AppProxy.js"
 export { AppStatuses, AppStatusRepo } from "./agents/AppStatus.js"
+export { Binaries, type BinaryProgram, type ServedBinary, servedBinary } from "./agents/Binaries.js"
 export {
   type AgentChannel,
   type AgentChannelOut,

@@ -3,12 +3,12 @@
  * `layer` is for Effect users; `makeWorkbay` for everybody else.
  */
 import {
-  AgentBinaries,
   AgentCommand,
   agentConnectionMonitorPeriodic,
   type AgentMonitorOptions,
   AgentReportBatch,
   type Auth,
+  Binaries,
   HangDetector,
   type HangDetectorOptions,
   IdGenerator,
@@ -54,8 +54,8 @@ import {
   toWebHandler,
   type WebHandler
 } from "./Adapters.js"
-import { agentBinariesFromDirectory } from "./agents/AgentBinaries.js"
 import { makeAppProxyHandler } from "./agents/AppProxyHttp.js"
+import { binariesFromDirectories } from "./agents/BinariesDirectory.js"
 import { AgentBinariesHttp } from "./agents/BinariesHttp.js"
 import { AgentMeHttp, AgentsHttp } from "./agents/Http.js"
 import { AgentIdentityHttp } from "./agents/IdentityHttp.js"
@@ -260,11 +260,18 @@ export interface WorkbayOptions {
    */
   readonly agentCommand?: string | undefined
   /**
-   * The folder of the agent's executables (`workbay-agent-<os>-<arch>`, as `scripts/agent-binaries.mjs`
+   * The folder of the agent's executables (`workbay-agent-<os>-<arch>`, as `scripts/executables.mjs`
    * builds them), served at `/bin/` for the init script (`/api/v2/init-script/{os}/{arch}`) to
-   * download. Default: none, and `/bin/` answers 404. The standalone server gives the ones it was built with.
+   * download. Default: none, and `/bin/workbay-agent-*` answers 404. The standalone server gives the ones it was built with.
    */
   readonly agentBinaries?: string | undefined
+  /**
+   * The folder of the `workbay` command line's executables (`workbay-<os>-<arch>`, as
+   * `scripts/executables.mjs cli` builds them), served at `/bin/workbay-<os>-<arch>` (and each
+   * one's checksum at `.sha256`) for people to download with `curl`. Default: none, and those
+   * answer 404. The standalone server gives the ones it was built with.
+   */
+  readonly cliBinaries?: string | undefined
   /**
    * The web dashboard (docs/dashboard.md): `{ dir: dashboardDir }` with `dashboardDir` from
    * `@workbay/dashboard` serves the built single-page application on every GET or HEAD path the
@@ -346,6 +353,12 @@ const withSecretBox = <E>(
   return Layer.provideMerge(check, storage).pipe(Layer.provide(keys.length === 0 ? Layer.empty : SecretBox.layer(keys)))
 }
 
+/** The executables served at /bin/: the agent's and the command line's folders, when given. */
+const binariesOf = (options: WorkbayOptions): Layer.Layer<Binaries> => {
+  const dirs = [options.agentBinaries, options.cliBinaries].filter((d): d is string => d !== undefined)
+  return dirs.length === 0 ? Binaries.none : binariesFromDirectories(dirs)
+}
+
 const servicesOn = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOptions) =>
   Layer.mergeAll(ProvisionerWorkers.Default, Notifier.Default, StreamEnds.layer, MoveLinks.layer).pipe(
     Layer.provideMerge(ServicesLive),
@@ -360,7 +373,7 @@ const servicesOn = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOp
         IdGenerator.layer,
         Provisioners.layer(options.provisioners ?? [workbayProvisioner]),
         options.agentCommand === undefined ? Layer.empty : Layer.succeed(AgentCommand, options.agentCommand),
-        options.agentBinaries === undefined ? AgentBinaries.none : agentBinariesFromDirectory(options.agentBinaries)
+        binariesOf(options)
       )
     )
   )

@@ -25,8 +25,9 @@ export {
   type WorkbayOptions,
   type WorkbayServices
 } from "./Workbay.js"
-// The agent's executables served at /bin/ from a folder (the `agentBinaries` option does the same).
-export { agentBinariesFromDirectory } from "./agents/AgentBinaries.js"
+// The agent's and the command line's executables served at /bin/ from folders (the `agentBinaries`
+// and `cliBinaries` options do the same).
+export { binariesFromDirectories } from "./agents/BinariesDirectory.js"
 // The API definition: for typed clients (HttpApiClient) and the OpenAPI document.
 export * from "./Api.js"
 export { AgentAuthentication, Authentication } from "./Security.js"

@@ -14,7 +14,7 @@
  */
 import { AuditLogs, type ConnectionEvent, type DisconnectEvent, UserRepo } from "@workbay/core"
 import { Effect } from "effect"
-import { randomUUID } from "node:crypto"
+import { createHash, randomUUID } from "node:crypto"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -91,7 +91,11 @@ export const row = (
 
 export const AVATAR = "https://example.com/avatars/alice.png"
 /** The bytes of the agent executable the rows' server serves. */
+const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex")
+
 export const FAKE_AGENT = "a fake agent"
+/** The `workbay` executable the rows' server serves (`cliBinaries`). */
+export const FAKE_CLI = "a fake workbay command"
 export const GROUP_AVATAR = "https://example.com/groups/devs.png"
 
 /** A fixture made once per world (per test file), on its first use by a row. */
@@ -112,7 +116,12 @@ const seed = async (): Promise<World> => {
   const mail = captureMail()
   const binaries = mkdtempSync(join(tmpdir(), "workbay-bin-rows-"))
   writeFileSync(join(binaries, "workbay-agent-linux-amd64"), FAKE_AGENT)
-  const { srv, owner, ownerId, orgId } = await startWithOwner({ mail: mail.layer, agentBinaries: binaries })
+  writeFileSync(join(binaries, "workbay-linux-amd64"), FAKE_CLI)
+  const { srv, owner, ownerId, orgId } = await startWithOwner({
+    mail: mail.layer,
+    agentBinaries: binaries,
+    cliBinaries: binaries
+  })
   const named = async (username: string, name: string) => {
     const email = `${username}@example.com`
     const r = await owner.post("/users", { email, username, name, password: STRONG_PASSWORD })
@@ -289,7 +298,12 @@ export const describeResponseSchemas = (rows: ReadonlyArray<Row>) =>
             else if (row.schema.includes("text/html")) expect(reply.body).toMatch(/^<!doctype html>/)
             else if (row.endpoint === "agentBinaries.initScript") expect(reply.body).toMatch(/^#!\/usr\/bin\/env sh\n/)
             else if (row.endpoint === "agentBinaries.binary") expect(reply.body).toBe(FAKE_AGENT)
-            else expect(typeof reply.body).toBe("object")
+            else if (row.endpoint === "agentBinaries.cliBinary") expect(reply.body).toBe(FAKE_CLI)
+            else if (row.endpoint === "agentBinaries.binaryChecksum") {
+              expect(reply.body).toBe(`${sha256Hex(FAKE_AGENT)}  workbay-agent-linux-amd64\n`)
+            } else if (row.endpoint === "agentBinaries.cliBinaryChecksum") {
+              expect(reply.body).toBe(`${sha256Hex(FAKE_CLI)}  workbay-linux-amd64\n`)
+            } else expect(typeof reply.body).toBe("object")
             continue
           }
           const validate = validator(row.schema as SchemaName)

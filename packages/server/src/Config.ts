@@ -97,6 +97,8 @@ export interface ServerConfig {
   readonly agentCommand: string | undefined
   /** The folder of the agent's executables (see `agentBinariesOf`); undefined: found at start. */
   readonly agentBinaries: string | undefined
+  /** The folder of the command line's executables (see `cliBinariesOf`); undefined: found at start. */
+  readonly cliBinaries: string | undefined
   /** Deployment settings given by flag or environment (`settingFlags`), by setting name (absent: the defaults). */
   readonly settings: Readonly<Record<string, GivenSetting<unknown>>>
   /**
@@ -255,7 +257,14 @@ const processOptions: ReadonlyArray<ServerOption> = [
     env: "WORKBAY_AGENT_BINARIES",
     default: "",
     help:
-      "The folder of the agent's executables served at /bin (workbay-agent-<os>-<arch> with manifest.json, made by scripts/agent-binaries.mjs). Default: this installation's packages/agent/dist/bin, built by npm start."
+      "The folder of the agent's executables served at /bin (workbay-agent-<os>-<arch> with manifest.json, made by scripts/executables.mjs). Default: this installation's packages/agent/dist/bin, built by npm start."
+  },
+  {
+    flag: "cli-binaries",
+    env: "WORKBAY_CLI_BINARIES",
+    default: "",
+    help:
+      "The folder of the workbay command line's executables served at /bin (workbay-<os>-<arch> with manifest.json, made by scripts/executables.mjs cli). Default: this installation's packages/cli/dist/bin, built by npm start."
   }
 ]
 
@@ -284,6 +293,7 @@ const helpOrder: ReadonlyArray<string> = [
   ...["disable-path-apps", "dangerous-allow-path-app-sharing", "dangerous-allow-path-app-site-owner-access"],
   ...["derp-config-path", "disable-workspace-sharing", "aws-instance-identity-certificates"],
   ...["azure-instance-identity-certificates", "google-instance-identity-keys", "agent-command", "agent-binaries"],
+  "cli-binaries",
   ...["notifications-method", "notifications-dispatch-timeout", "notifications-max-send-attempts"],
   ...["notifications-retry-interval", "notifications-lease-period", "notifications-lease-count"],
   ...["notifications-fetch-interval", "notifications-webhook-endpoint", "notifications-inbox-enabled"],
@@ -494,6 +504,7 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     },
     agentCommand: get("agent-command") || undefined,
     agentBinaries: get("agent-binaries") || undefined,
+    cliBinaries: get("cli-binaries") || undefined,
     externalAuth: externalAuthOf(flagged["external-auth-providers"] as string | undefined, env, port),
     settings,
     trace: traceEnable?.value === true ? traceExportOf(env) : undefined
@@ -551,16 +562,23 @@ export const agentCommandOf = (config: ServerConfig, entry = process.argv[1]): s
 }
 
 /**
- * The folder of the agent's executables served at `/bin/` (scripts/agent-binaries.mjs builds them
+ * The folder of the agent's executables served at `/bin/` (scripts/executables.mjs builds them
  * into packages/agent/dist/bin): beside the server's bundle in this checkout, or in the working
  * folder's checkout or node_modules; undefined when none was built (then `/bin/` serves none).
  */
-export const agentBinariesOf = (config: ServerConfig, entry = process.argv[1]): string | undefined => {
-  if (config.agentBinaries !== undefined) return config.agentBinaries
+export const agentBinariesOf = (config: ServerConfig, entry = process.argv[1]): string | undefined =>
+  config.agentBinaries ?? builtFolder("agent", entry)
+
+/** The folder of the command line's executables served at `/bin/` (packages/cli/dist/bin), found the same way. */
+export const cliBinariesOf = (config: ServerConfig, entry = process.argv[1]): string | undefined =>
+  config.cliBinaries ?? builtFolder("cli", entry)
+
+/** A package's `dist/bin` holding a `manifest.json`: beside the server's bundle, in the working folder's checkout, or in node_modules. */
+const builtFolder = (pkg: "agent" | "cli", entry: string | undefined): string | undefined => {
   const candidates = [
-    ...(entry === undefined ? [] : [resolve(dirname(entry), "../../agent/dist/bin")]),
-    resolve("packages/agent/dist/bin"),
-    resolve("node_modules/@workbay/agent/dist/bin")
+    ...(entry === undefined ? [] : [resolve(dirname(entry), `../../${pkg}/dist/bin`)]),
+    resolve(`packages/${pkg}/dist/bin`),
+    resolve(`node_modules/@workbay/${pkg}/dist/bin`)
   ]
   return candidates.find((dir) => existsSync(join(dir, "manifest.json")))
 }

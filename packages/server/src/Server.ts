@@ -14,6 +14,7 @@ import { hostname } from "node:os"
 import {
   agentBinariesOf,
   agentCommandOf,
+  cliBinariesOf,
   dashboardDirOf,
   redactUrl,
   type ServerConfig,
@@ -111,6 +112,7 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
     },
     agentCommand: agentCommandOf(config),
     agentBinaries: agentBinariesOf(config),
+    cliBinaries: cliBinariesOf(config),
     ...(dashboardDir === undefined ? {} : { dashboard: { dir: dashboardDir } }),
     metrics,
     // Named after the host and the process, so each replica's workers have their own daemon rows,

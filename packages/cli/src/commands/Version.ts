@@ -1,7 +1,8 @@
 /**
  * `version`: this command's version, and the deployment's when one is known (`GET /buildinfo`,
  * which needs no login), with the described system's warning when their major or minor versions
- * differ (its `buildinfo.VersionsMatch`: patches and build metadata may differ).
+ * differ (its `buildinfo.VersionsMatch`: patches and build metadata may differ). Every other
+ * command that talks to a deployment warns the same way before it runs ({@link warnOnMismatch}).
  */
 import { unwrap } from "@workbay/client"
 import { Client } from "../Client.js"
@@ -18,14 +19,50 @@ const majorMinor = (version: string): readonly [number, number] | undefined => {
  * The warning for a command of version `cli` against a deployment of version `server`, or
  * undefined when they match (same major and minor; either not a version: no warning).
  */
-export const versionMismatch = (cli: string, server: string, upgradeMessage = ""): string | undefined => {
+export const versionMismatch = (
+  cli: string,
+  server: string,
+  upgradeMessage = "",
+  url?: string
+): string | undefined => {
   const a = majorMinor(cli)
   const b = majorMinor(server)
   if (a === undefined || b === undefined || (a[0] === b[0] && a[1] === b[1])) return undefined
   const v = (s: string) => (s.startsWith("v") ? s : `v${s}`)
+  const fallback = url === undefined
+    ? "install the workbay command of the deployment's version"
+    : `download the deployment's own: curl -fsSLO ${url}/bin/workbay-${GO_OS[process.platform] ?? process.platform}-${
+      GO_ARCH[process.arch] ?? process.arch
+    }`
   return `version mismatch: client ${v(cli)}, server ${v(server)}\n${
-    upgradeMessage.trim() === "" ? "install the workbay command of the deployment's version" : upgradeMessage.trim()
+    upgradeMessage.trim() === "" ? fallback : upgradeMessage.trim()
   }`
+}
+
+/** Node's platform names as the deployment's files name them (Go's). */
+const GO_OS: Record<string, string> = { linux: "linux", darwin: "darwin", win32: "windows" }
+const GO_ARCH: Record<string, string> = { x64: "amd64", arm64: "arm64", arm: "armv7" }
+
+/** How long a command waits for the deployment's version before it runs without knowing it. */
+const CHECK_TIMEOUT_MS = 5_000
+
+/**
+ * Before a command that talks to `ctx`'s deployment: its version (`GET /buildinfo`), and the
+ * mismatch warning on standard error when it differs from this command's, as the described
+ * system's CLI does before every such command. Silent when the deployment cannot be reached or
+ * does not answer in time: the command itself then says what is wrong.
+ */
+export const warnOnMismatch = async (ctx: Context, cliVersion: string): Promise<void> => {
+  if (ctx.url === undefined) return
+  try {
+    const info = await unwrap(
+      new Client(ctx.url, undefined).rest.GET("/api/v2/buildinfo", { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) })
+    )
+    const warning = versionMismatch(cliVersion, info.version, info.upgrade_message, ctx.url)
+    if (warning !== undefined) process.stderr.write(`${warning}\n`)
+  } catch {
+    // Unreachable, refused or slow: the command goes on and reports what it meets.
+  }
 }
 
 export const version = async (ctx: Context, cliVersion: string) => {
@@ -36,7 +73,7 @@ export const version = async (ctx: Context, cliVersion: string) => {
     try {
       const info = await unwrap(new Client(ctx.url, undefined).rest.GET("/api/v2/buildinfo"))
       deployment = { url: ctx.url, version: info.version }
-      warning = versionMismatch(cliVersion, info.version, info.upgrade_message)
+      warning = versionMismatch(cliVersion, info.version, info.upgrade_message, ctx.url)
     } catch (e) {
       deployment = { url: ctx.url, error: e instanceof Error ? e.message : String(e) }
     }

@@ -2,7 +2,7 @@
  * The agent's init script (the described system's `provisionersdk/scripts/bootstrap_*`, served at
  * `GET /api/v2/init-script/{os}/{arch}`): what a workspace's machine runs to become an agent. It
  * downloads the agent's executable from the deployment (`<access URL>/bin/workbay-agent-<os>-<arch>`,
- * AgentBinaries.ts), retrying with a message that names the URL, checks it (its SHA-256 when the
+ * Binaries.ts), retrying with a message that names the URL, checks it (its SHA-256 when the
  * script carries one and the machine has a tool for it, then `--version`) and runs it with
  * `WORKBAY_AGENT_URL` set to the access URL. The token is never in the script: the machine gives it
  * as `WORKBAY_AGENT_TOKEN` in the environment. See docs/agents.md, "The agent executable".
@@ -11,7 +11,7 @@ import { Effect, Layer, Option } from "effect"
 import { BadRequest } from "../Errors.js"
 import { Settings } from "../Settings.js"
 import { AgentInitScripts } from "../workspaces/WorkspaceBuildExecutor.js"
-import { AgentBinaries } from "./AgentBinaries.js"
+import { Binaries } from "./Binaries.js"
 
 /** The platforms a script is written for, as the described system's (`provisionersdk/agent.go`). */
 export const INIT_SCRIPT_PLATFORMS: Readonly<Record<string, ReadonlyArray<string>>> = {
@@ -170,12 +170,12 @@ export const agentInitScript = (input: {
  * of the executable when the deployment serves one for that platform. The platform is read
  * without regard to case; one with no script answers 400, as the described system does.
  */
-export const initScriptFor = (os: string, arch: string): Effect.Effect<string, BadRequest, Settings | AgentBinaries> =>
+export const initScriptFor = (os: string, arch: string): Effect.Effect<string, BadRequest, Settings | Binaries> =>
   Effect.gen(function*() {
     const settings = yield* Settings
-    const binaries = yield* AgentBinaries
+    const binaries = yield* Binaries
     const platform = { os: os.toLowerCase(), arch: arch.toLowerCase() }
-    const binary = yield* binaries.find(platform.os, platform.arch)
+    const binary = yield* binaries.find("workbay-agent", platform.os, platform.arch)
     const script = agentInitScript({
       ...platform,
       accessUrl: settings.accessUrl,
@@ -195,17 +195,19 @@ export const initScriptFor = (os: string, arch: string): Effect.Effect<string, B
 /**
  * The init scripts builds hand their provisioners (the workspaces area's `AgentInitScripts`
  * port), each checking the download against the executable the deployment serves for its
- * platform (when it serves one: embedders may give no `AgentBinaries`).
+ * platform (when it serves one: embedders may give no `Binaries`).
  */
 export const agentInitScriptsLayer: Layer.Layer<AgentInitScripts> = Layer.effect(
   AgentInitScripts,
-  Effect.map(Effect.serviceOption(AgentBinaries), (found) =>
+  Effect.map(Effect.serviceOption(Binaries), (found) =>
     AgentInitScripts.of({
       current: Option.match(found, {
         onNone: () => Effect.succeed((os, arch, accessUrl) => agentInitScript({ os, arch, accessUrl })),
         onSome: (binaries) =>
           Effect.map(binaries.list, (served) => {
-            const hashes = new Map(served.map((b) => [`${b.os}-${b.arch}`, b.sha256]))
+            const hashes = new Map(
+              served.filter((b) => b.program === "workbay-agent").map((b) => [`${b.os}-${b.arch}`, b.sha256])
+            )
             return (os: string, arch: string, accessUrl: string) =>
               agentInitScript({ os, arch, accessUrl, sha256: hashes.get(`${os}-${arch}`) })
           })

@@ -6,7 +6,7 @@
  * environment. The route's answer: 400 for a platform with no script, the served hash embedded.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { AgentBinaries, agentInitScript, initScriptFor, Settings } from "@workbay/core"
+import { agentInitScript, Binaries, initScriptFor, Settings } from "@workbay/core"
 import { Effect, Either, Layer, Option } from "effect"
 import { execFileSync, spawn } from "node:child_process"
 import { createHash } from "node:crypto"
@@ -141,11 +141,11 @@ echo "url=$WORKBAY_AGENT_URL token=$WORKBAY_AGENT_TOKEN"
   })
 
   const binaries = (sha256: string) =>
-    Layer.succeed(AgentBinaries, {
-      find: (os, arch) =>
+    Layer.succeed(Binaries, {
+      find: (program, os, arch) =>
         Effect.succeed(
-          os === "linux" && arch === "amd64"
-            ? Option.some({ os, arch, size: 1, sha256, path: "/nowhere" })
+          program === "workbay-agent" && os === "linux" && arch === "amd64"
+            ? Option.some({ program, os, arch, size: 1, sha256, path: "/nowhere" })
             : Option.none()
         ),
       list: Effect.succeed([])
@@ -169,8 +169,8 @@ echo "url=$WORKBAY_AGENT_URL token=$WORKBAY_AGENT_TOKEN"
 
   it.effect("none serves nothing", () =>
     Effect.gen(function*() {
-      const b = yield* AgentBinaries
-      expect(Option.isNone(yield* b.find("linux", "amd64"))).toBe(true)
+      const b = yield* Binaries
+      expect(Option.isNone(yield* b.find("workbay-agent", "linux", "amd64"))).toBe(true)
       expect(yield* b.list).toEqual([])
-    }).pipe(Effect.provide(AgentBinaries.none)))
+    }).pipe(Effect.provide(Binaries.none)))
 })

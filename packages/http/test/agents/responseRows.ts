@@ -256,6 +256,27 @@ export const responseRows: ReadonlyArray<Row> = [
     "binary application/octet-stream",
     (w) => new Client(w.srv.url).get("/bin/workbay-agent-linux-amd64")
   ),
+  row(
+    "agentBinaries.binaryChecksum",
+    "GET /bin/workbay-agent-:os-:arch.sha256",
+    200,
+    "binary text/plain; charset=utf-8",
+    (w) => new Client(w.srv.url).get("/bin/workbay-agent-linux-amd64.sha256")
+  ),
+  row(
+    "agentBinaries.cliBinary",
+    "GET /bin/workbay-:os-:arch",
+    200,
+    "binary application/octet-stream",
+    (w) => new Client(w.srv.url).get("/bin/workbay-linux-amd64")
+  ),
+  row(
+    "agentBinaries.cliBinaryChecksum",
+    "GET /bin/workbay-:os-:arch.sha256",
+    200,
+    "binary text/plain; charset=utf-8",
+    (w) => new Client(w.srv.url).get("/bin/workbay-linux-amd64.sha256")
+  ),
 
   // The agent connection's row checks the answer of `get_manifest`, after reports that fill the Agent record's times.
   row("agentRpc.rpc", "GET /api/v2/workspaceagents/me/rpc", 101, "AgentManifest", async (w) => {

