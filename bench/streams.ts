@@ -22,15 +22,14 @@
 //     the client on B, interleaved.
 // Writes bench/results/streams.md. Options: --samples 2000 --mib 256 --rounds 2 --terminals 200
 // --seconds 20 --database-url postgres://postgres@127.0.0.1:5432/postgres --no-postgres --no-write.
-import { zipSync } from "fflate"
-import { type ChildProcess, spawn as spawnChild } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { mkdirSync } from "node:fs"
 import { connect as tcpConnect, createServer as createTcpServer, type Server as TcpServer } from "node:net"
 import { loadavg } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import WebSocket from "ws"
+import { externalWorkspace, type Headers, startAgent as startExternalAgent } from "./externalAgent.js"
 import {
   benchWork,
   buildBundle,
@@ -41,13 +40,10 @@ import {
   freePort,
   logger,
   machineLine,
-  request,
   root,
   rssMb,
   seedFirstUser,
-  seedTemplate,
   sleep,
-  stop,
   writeReport
 } from "./lib.mjs"
 
@@ -72,16 +68,7 @@ const seconds = Number(opts.seconds)
 const startedAt = new Date()
 const load0 = loadavg()
 
-type Headers = Record<string, string>
-const AGENT_BIN = join(root, "packages/agent/bin/workbay-agent.mjs")
 const BARE_PTY = join(root, "bench/bare/pty-echo.mjs")
-const EXTERNAL = `resources:
-  - name: box
-    type: machine
-    agents:
-      - name: main
-        external: true
-`
 
 if (!bundleIsCurrent()) buildBundle(log)
 const work = benchWork("workbay-bench-streams-")
@@ -117,61 +104,13 @@ const startServer = async (name: string, args: Array<string>, env: Record<string
   return { url, base: dir.base, child: s.child as ChildProcess, output: s.output as () => string }
 }
 
-/** A workspace of an external agent on the server at `base`: its agent's id and the token. */
-const externalWorkspace = async (base: string, auth: Headers, orgId: string, name: string) => {
-  const archive = zipSync({ "template.yaml": new TextEncoder().encode(EXTERNAL) })
-  const template = await seedTemplate(base, auth, orgId, archive, name)
-  const created = await request(`${base}/organizations/${orgId}/members/me/workspaces`, {
-    method: "POST",
-    headers: { ...auth, "content-type": "application/json" },
-    body: JSON.stringify({ name, template_id: template.id })
-  })
-  if (created.status !== 200 && created.status !== 201) {
-    throw new Error(`workspace: ${created.status} ${JSON.stringify(created.body)}`)
-  }
-  let w: any
-  for (let i = 0;; i++) {
-    w = (await request(`${base}/workspaces/${created.body.id}`, { headers: auth })).body
-    if (w.latest_build.job.status === "succeeded") break
-    if (w.latest_build.job.status === "failed" || i > 1000) {
-      throw new Error(`build: ${JSON.stringify(w.latest_build.job)}`)
-    }
-    await sleep(20)
-  }
-  const agentId: string = w.latest_build.resources.flatMap((r: any) => r.agents ?? [])[0].id
-  const credentials = await request(`${base}/workspaces/${w.id}/external-agent/main/credentials`, { headers: auth })
-  if (credentials.status !== 200) throw new Error(`credentials: ${JSON.stringify(credentials.body)}`)
-  return { agentId, token: credentials.body.agent_token as string }
-}
-
-/** The reference agent (its bundle) as its own process, with `url` and `token`; resolves once the service sees it connected. */
-const startAgent = async (
+/** The reference agent for this bench's servers (bench/externalAgent.ts). */
+const startAgent = (
   name: string,
   url: string,
   token: string,
   check: { base: string; auth: Headers; agentId: string }
-) => {
-  const dir = join(work.work, `agent-${name}`)
-  mkdirSync(dir)
-  const child = spawnChild(
-    process.execPath,
-    [AGENT_BIN, "--url", url, "--token", token, "--directory", dir, "--log-dir", dir],
-    { env: { ...process.env, HOME: dir }, stdio: ["ignore", "pipe", "pipe"] }
-  )
-  let output = ""
-  child.stdout.on("data", (d) => (output += d))
-  child.stderr.on("data", (d) => (output += d))
-  undo.push(() => stop(child))
-  outputs.push({ name: `agent ${name}`, output: () => output })
-  for (let i = 0;; i++) {
-    if (child.exitCode !== null) throw new Error(`the agent exited:\n${output}`)
-    const a = (await request(`${check.base}/workspaceagents/${check.agentId}`, { headers: check.auth })).body
-    if (a.status === "connected" && a.lifecycle_state === "ready") break
-    if (i > 1500) throw new Error(`the agent did not connect: ${JSON.stringify(a)}\n${output}`)
-    await sleep(20)
-  }
-  return { child, output: () => output }
-}
+) => startExternalAgent({ work: work.work, undo, outputs }, name, url, token, check)
 
 /** The bare terminal server (bench/bare/pty-echo.mjs). */
 const startBare = async () => {

@@ -11,8 +11,9 @@
 // How: esbuild bundles the program's bin.ts into one CommonJS script (a SEA runs one script
 // and its `require` loads Node's own modules only, so every dependency is in the bundle; ws's
 // optional native helpers are replaced by a module that throws, which ws catches and does without),
-// `node --experimental-sea-config` makes the blob, and postject injects it into a copy of this
-// Node's executable. The result links what Node links: glibc, libstdc++, libgcc_s, libm.
+// `node --experimental-sea-config` makes the blob (with V8's code cache of the script, which
+// halves the start), and postject injects it into a copy of this Node's executable. The result
+// links what Node links: glibc, libstdc++, libgcc_s, libm.
 // `import.meta.url` (the command line's scaletest forks its own script for its agent processes)
 // is the executable's own file: a fork of it runs the executable again.
 //
@@ -68,7 +69,7 @@ export const DEFAULT_OUT_DIR = join(root, "packages/agent/dist/bin")
 export const CLI_OUT_DIR = join(root, "packages/cli/dist/bin")
 export const MANIFEST = "manifest.json"
 /** Changes when what this script makes changes, so that older outputs are rebuilt. */
-const FORMAT = 3
+const FORMAT = 4
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2"
 
 /** Node's names for the platform, as Go names them (the described system's `/bin/coder-<os>-<arch>`). */
@@ -435,31 +436,39 @@ export async function buildExecutables(
   const work = mkdtempSync(join(tmpdir(), `${program.name}-sea-`))
   try {
     writeFileSync(join(work, "main.cjs"), script)
-    writeFileSync(
-      join(work, "sea-config.json"),
-      JSON.stringify({
-        main: join(work, "main.cjs"),
-        output: join(work, "main.blob"),
-        disableExperimentalSEAWarning: true,
-        // A code cache or snapshot would tie the blob to this exact V8 build, flags and
-        // architecture; without them the blob is the script and some flags, which the arm64
-        // Node of the same version reads as well. The programs start fast enough without.
-        useCodeCache: false,
-        useSnapshot: false,
-        assets
+    /**
+     * The SEA blob: the script, the pty.node assets and some flags; with `codeCache`, V8's
+     * compilation of the script too, which ties the blob to this Node's V8 and architecture (and
+     * halves the start: `workbay version` 180 ms without, 86 ms with; bench/results/cli.md), so
+     * only this machine's executable has it; the other architecture's blob has none.
+     */
+    const blobOf = (codeCache) => {
+      const name = codeCache ? "main-cached" : "main"
+      writeFileSync(
+        join(work, `${name}.json`),
+        JSON.stringify({
+          main: join(work, "main.cjs"),
+          output: join(work, `${name}.blob`),
+          disableExperimentalSEAWarning: true,
+          useCodeCache: codeCache,
+          // A snapshot would run the script at build time: never.
+          useSnapshot: false,
+          assets
+        })
+      )
+      execFileSync(process.execPath, ["--experimental-sea-config", join(work, `${name}.json`)], {
+        stdio: ["ignore", "ignore", "pipe"]
       })
-    )
-    execFileSync(process.execPath, ["--experimental-sea-config", join(work, "sea-config.json")], {
-      stdio: ["ignore", "ignore", "pipe"]
-    })
-    const blob = readFileSync(join(work, "main.blob"))
+      return readFileSync(join(work, `${name}.blob`))
+    }
+    const blob = blobOf(false)
     const nameOf = (a) => `${program.name}-${os}-${a}${os === "windows" ? ".exe" : ""}`
     const built = []
     const skipped = []
 
     // This machine's: it answers before it is kept.
     const name = nameOf(arch)
-    await injectInto(process.execPath, join(work, name), blob, os)
+    await injectInto(process.execPath, join(work, name), blobOf(true), os)
     const version = versionOf(program, join(work, name))
     built.push({ os, arch, file: name, node: process.version, verified: "run" })
 
