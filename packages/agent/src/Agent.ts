@@ -78,8 +78,8 @@ export interface RunningAgent {
    * one message); answers the entries' ids.
    */
   readonly reportTaskOutput: (content: string, time?: Date) => Promise<ReadonlyArray<number>>
-  /** The terminals' attached sockets and the SSH connections open now (what `update_stats` reports). */
-  readonly sessions: () => { readonly reconnectingPty: number; readonly ssh: number }
+  /** The terminals' attached sockets, the SSH connections and the TCP tunnels open now. */
+  readonly sessions: () => { readonly reconnectingPty: number; readonly ssh: number; readonly tcp: number }
   /** The host key of the agent's SSH server, as a public key line (`ssh-ed25519 AAAA...`). */
   readonly sshPublicKey: () => string
   /** Whether the agent connection (`/workspaceagents/me/rpc`) is open now. */
@@ -339,14 +339,16 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     )
     stopCron = cron.stop
 
-    // Stats: what this agent knows of its own sessions (its terminals' sockets and SSH
-    // connections) at the interval the service asks.
+    // Stats: what this agent knows of its own use since the last report (its terminals' sockets,
+    // SSH connections, TCP tunnels and app requests, open now or opened since) at the interval the
+    // service asks. Any of them bumps the workspace's deadline (docs/workspaces.md, "Extend, ttl, activity").
     const sendStats = async () => {
-      const sessions = streams.counts()
+      const sessions = streams.usage()
+      const apps = appProxy.usage()
       const answer = await rpc.call<{ report_interval_seconds?: number }>("update_stats", {
         stats: {
           connections_by_proto: {},
-          connection_count: 0,
+          connection_count: sessions.reconnectingPty + sessions.ssh + sessions.tcp + apps,
           connection_median_latency_ms: 0,
           rx_packets: 0,
           rx_bytes: 0,

@@ -25,6 +25,8 @@ export interface AppProxyOptions {
 export interface AppProxy {
   /** Handles a message of the service; false when it is not about app requests. */
   readonly handle: (message: Record<string, unknown>) => boolean
+  /** The requests in flight now or, when more, started since the last call (for `update_stats`). */
+  readonly usage: () => number
   /** Stops every request in flight. */
   readonly close: () => void
 }
@@ -39,6 +41,8 @@ const originOf = (url: string): string | undefined => {
 
 export const makeAppProxy = (options: AppProxyOptions): AppProxy => {
   const inFlight = new Map<string, ClientRequest>()
+  /** Requests to an app started since the last `usage()`. */
+  let started = 0
 
   const end = (requestId: string, error?: string) => {
     inFlight.delete(requestId)
@@ -61,6 +65,7 @@ export const makeAppProxy = (options: AppProxyOptions): AppProxy => {
         `The agent serves only its own apps; ${JSON.stringify(url.slice(0, 200))} is not one of them.`
       )
     }
+    started++
     const headers: Record<string, Array<string>> = {}
     if (message.headers !== null && typeof message.headers === "object") {
       for (const [name, values] of Object.entries(message.headers as Record<string, unknown>)) {
@@ -116,6 +121,11 @@ export const makeAppProxy = (options: AppProxyOptions): AppProxy => {
         return true
       }
       return false
+    },
+    usage: () => {
+      const used = Math.max(inFlight.size, started)
+      started = 0
+      return used
     },
     close: () => {
       for (const req of inFlight.values()) req.destroy()

@@ -31,8 +31,14 @@ export interface Streams {
   readonly handle: (message: Record<string, unknown>) => boolean
   /** Serves one stream (the `stream_open` already parsed). */
   readonly open: (open: StreamOpen) => void
-  /** The sockets attached to terminals and the SSH connections open now, for `update_stats`. */
-  readonly counts: () => { readonly reconnectingPty: number; readonly ssh: number }
+  /** The sockets attached to terminals, the SSH connections and the TCP tunnels open now. */
+  readonly counts: () => { readonly reconnectingPty: number; readonly ssh: number; readonly tcp: number }
+  /**
+   * What was in use since the last call, for `update_stats`: of each kind, the streams open now or,
+   * when more, the streams opened since the last call (a short `ssh dev make` between two reports
+   * counts: the workspace was used): terminals' sockets, SSH connections, TCP tunnels.
+   */
+  readonly usage: () => { readonly reconnectingPty: number; readonly ssh: number; readonly tcp: number }
   /** The SSH server's host key, as a public key line. */
   readonly sshPublicKey: () => string
   /** Ends every terminal, SSH connection and tunnel. */
@@ -73,6 +79,10 @@ export const makeStreams = (options: StreamsOptions): Streams => {
     log: options.log
   })
   const sockets = new Set<StreamSocket>()
+  /** The TCP tunnels open now. */
+  let tunnels = 0
+  /** Streams of each kind opened since the last `usage()`. */
+  let opened = { pty: 0, ssh: 0, tcp: 0 }
   let closed = false
 
   const open = (open: StreamOpen) => {
@@ -92,10 +102,15 @@ export const makeStreams = (options: StreamsOptions): Streams => {
       try {
         switch (open.kind) {
           case "pty":
+            opened.pty++
             return void ptys.attach(socket, open).catch((e) => socket.close(1011, String(e)))
           case "tcp":
+            opened.tcp++
+            tunnels++
+            ws.once("close", () => tunnels--)
             return serveTcp(socket, open.port)
           case "ssh":
+            opened.ssh++
             return ssh.serve(socket, open)
           default:
             return socket.close(1011, `This agent serves no ${JSON.stringify(open.kind)} stream.`)
@@ -114,7 +129,16 @@ export const makeStreams = (options: StreamsOptions): Streams => {
       return true
     },
     open,
-    counts: () => ({ reconnectingPty: ptys.attached, ssh: ssh.size }),
+    counts: () => ({ reconnectingPty: ptys.attached, ssh: ssh.size, tcp: tunnels }),
+    usage: () => {
+      const used = {
+        reconnectingPty: Math.max(ptys.attached, opened.pty),
+        ssh: Math.max(ssh.size, opened.ssh),
+        tcp: Math.max(tunnels, opened.tcp)
+      }
+      opened = { pty: 0, ssh: 0, tcp: 0 }
+      return used
+    },
     sshPublicKey: () => ssh.publicKey(),
     close: () => {
       closed = true

@@ -1,7 +1,8 @@
 /**
  * The reference agent's side of web apps (Proxy.ts), against a real local HTTP app: a request to
  * one of its apps is answered with `app_response`, `app_body` pieces and `app_end`; a URL outside
- * its apps is refused; `app_cancel` stops a request at the app.
+ * its apps is refused; `app_cancel` stops a request at the app. Requests count as use in the
+ * next stats report.
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -85,6 +86,9 @@ describe("the agent's app proxy", () => {
     )
     expect(pieces.every((b) => b.length <= APP_CHUNK_BYTES)).toBe(true)
     expect(Buffer.concat(pieces).length).toBe(APP_CHUNK_BYTES * 2 + 5)
+    // Both count as use in the next stats report (done already, started since the last), once.
+    expect(p.usage()).toBe(2)
+    expect(p.usage()).toBe(0)
   })
 
   it("refuses a URL outside its apps' origins, and reports an app it cannot reach", async () => {

@@ -2,7 +2,7 @@
  * The agent's TCP tunnels (`tcp` streams) to real local TCP servers, through a real local
  * WebSocket server playing the service's stream endpoint: 10 MiB both ways intact in frames of at
  * most 16 KiB, a port nobody listens on refused with 1011, either side ending the other, an
- * unknown kind refused.
+ * unknown kind refused. A tunnel counts as use in the agent's next stats report.
  */
 import { createHash, randomBytes } from "node:crypto"
 import { type AddressInfo, createServer, type Server, type Socket } from "node:net"
@@ -57,7 +57,12 @@ describe("the agent's TCP tunnels", () => {
     expect(largest).toBeLessThanOrEqual(FRAME_BYTES)
     const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex")
     expect(sha(Buffer.concat(received))).toBe(sha(data))
+    expect(h.streams.counts().tcp).toBeGreaterThanOrEqual(1)
     ws.close()
+    // Closed, the tunnel still counts as use in the next stats report (opened since the last), once.
+    await waitFor(() => h.streams.counts().tcp === 0)
+    expect(h.streams.usage().tcp).toBeGreaterThanOrEqual(1)
+    expect(h.streams.usage().tcp).toBe(0)
   })
 
   it("closes the stream with 1011 and the error for a port nobody listens on", async () => {

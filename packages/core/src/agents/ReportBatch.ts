@@ -55,10 +55,15 @@ export const REPORT_FLUSH_ATTEMPTS = 3
  */
 export const AGENT_METADATA_BATCH_CHANNEL = "agentmeta_batch"
 
-/** Whether a stats report shows the workspace in use: an open session of any kind (the described system's rule). */
+/**
+ * Whether a stats report shows the workspace in use: an open session of any kind (the described
+ * system's rule), or, beyond it, a connection through the agent (`connection_count`: the reference
+ * agent counts its TCP tunnels and the app requests it carried since its last report too, so that
+ * `port-forward` and web apps keep a workspace up as terminals and SSH do).
+ */
 export const hasSessions = (s: AgentStats): boolean =>
   s.session_count_vscode > 0 || s.session_count_jetbrains > 0 || s.session_count_reconnecting_pty > 0 ||
-  s.session_count_ssh > 0
+  s.session_count_ssh > 0 || s.connection_count > 0
 
 /** What one flush wrote. */
 export interface ReportFlush {

@@ -30,7 +30,7 @@ import {
 import { Chunk, Duration, Effect, Layer, Queue, Stream, Tracer } from "effect"
 import * as TestClock from "effect/TestClock"
 import { services } from "../services.js"
-import { recording, serve, setupAgents } from "./connection.js"
+import { recording, serve, setupAgents, statsOf } from "./connection.js"
 
 const T0 = Date.parse("2024-01-01T08:30:00Z")
 const SECOND = 1000
@@ -342,22 +342,6 @@ describe("the batches of agents' reports, with the TestClock", () => {
         expect(count(statements, STATS_INSERT)).toBe(3)
       })
     ).pipe(Effect.provide(services({}, [recording]))))
-})
-
-/** A stats body with every count 0 but `overrides`. */
-const statsOf = (overrides: Partial<AgentStats>): AgentStats => ({
-  connections_by_proto: {},
-  connection_count: 0,
-  connection_median_latency_ms: 0,
-  rx_packets: 0,
-  rx_bytes: 0,
-  tx_packets: 0,
-  tx_bytes: 0,
-  session_count_vscode: 0,
-  session_count_jetbrains: 0,
-  session_count_reconnecting_pty: 0,
-  session_count_ssh: 0,
-  ...overrides
 })
 
 describe("a failing flush (a fake storage)", () => {
