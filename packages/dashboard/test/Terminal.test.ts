@@ -119,8 +119,8 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
       await expect.poll(() => row.getByRole("cell", { name: /^\d+(\.\d)? ms$/ }).count()).toBe(1)
       expect(await page.getByRole("button", { name: "Stop", exact: true }).isEnabled()).toBe(true)
       expect(await page.getByRole("button", { name: "Start", exact: true }).isEnabled()).toBe(false)
-      // The agent's logs (its script's output, under the script's name) and metadata, live, on demand.
-      await page.getByText("Logs and metadata of main").click()
+      // The agent's logs (its script's output, under the script's name), live, on demand; its metadata, live.
+      await page.getByText("Show the logs of main").click()
       const agentLog = page.getByRole("log", { name: "Logs of main" })
       await expect.poll(() => agentLog.textContent()).toContain("hello-from-the-script")
       expect(await agentLog.textContent()).toContain("Hello")

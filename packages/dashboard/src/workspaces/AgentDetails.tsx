@@ -1,14 +1,19 @@
 /**
- * An agent's own details on the workspace page, opened on demand (a `<details>`, so nothing is
- * followed until a person asks): its metadata, live (`/workspaceagents/{id}/watch-metadata-ws`,
- * each message the whole list), and its logs, live (`/workspaceagents/{id}/logs?follow=true`,
- * each message an array of lines), grouped by their source (the agent's scripts).
+ * An agent's own part of the workspace page: its metadata, live (the template's `metadata` items,
+ * `/workspaceagents/{id}/watch-metadata-ws`, each message the whole list); while it is connected,
+ * "Open in VS Code" (on the person's own workspace) and its machine's listening ports with their
+ * links and share buttons; and its logs on demand (a `<details>`, so nothing is followed until a
+ * person asks), live (`/workspaceagents/{id}/logs?follow=true`, each message an array of lines),
+ * grouped by their source (the agent's scripts).
  */
 import { useEffect, useRef, useState } from "react"
 import { type Schemas, watch } from "../api/client.ts"
 import { JobLogs, type LogFrames } from "../ui/JobLogs.tsx"
 import { Time } from "../ui/Time.tsx"
-import type { WorkspaceAgent } from "./api.ts"
+import { useMe } from "../users/session.ts"
+import { AgentPorts } from "./AgentPorts.tsx"
+import type { Workspace, WorkspaceAgent } from "./api.ts"
+import { OpenInVsCode } from "./OpenInVsCode.tsx"
 
 type AgentLog = Schemas["WorkspaceAgentLog"]
 
@@ -51,8 +56,9 @@ const AgentMetadataList = ({ agent }: { agent: WorkspaceAgent }) => {
   )
 }
 
-export const AgentDetails = ({ agent }: { agent: WorkspaceAgent }) => {
+export const AgentDetails = ({ workspace, agent }: { workspace: Workspace; agent: WorkspaceAgent }) => {
   const [open, setOpen] = useState(false)
+  const me = useMe().data
   // The sources as the workspace last said (its watch keeps them current); read at each message.
   const sources = useRef(new Map<string, string>())
   sources.current = new Map(agent.log_sources.map((s) => [s.id, s.display_name]))
@@ -63,23 +69,27 @@ export const AgentDetails = ({ agent }: { agent: WorkspaceAgent }) => {
       log_level: l.level,
       stage: sources.current.get(l.source_id) ?? "Agent"
     }))
+  const connected = agent.status === "connected"
   return (
-    <details className="agent-details" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>Logs and metadata of {agent.name}</summary>
-      {open
-        ? (
-          <>
-            <h4>Metadata</h4>
-            <AgentMetadataList agent={agent} />
-            <h4>Logs</h4>
+    <section className="agent-details" aria-label={`Agent ${agent.name}`}>
+      <h4>Metadata of {agent.name}</h4>
+      <AgentMetadataList agent={agent} />
+      {connected && me?.id === workspace.owner_id
+        ? <OpenInVsCode workspace={workspace} agent={agent} />
+        : null}
+      {connected ? <AgentPorts workspace={workspace} agent={agent} /> : null}
+      <details onToggle={(e) => setOpen(e.currentTarget.open)}>
+        <summary>Show the logs of {agent.name}</summary>
+        {open
+          ? (
             <JobLogs
               path={`/workspaceagents/${encodeURIComponent(agent.id)}/logs`}
               label={`Logs of ${agent.name}`}
               frames={frames}
             />
-          </>
-        )
-        : null}
-    </details>
+          )
+          : null}
+      </details>
+    </section>
   )
 }

@@ -10,6 +10,7 @@ import { ErrorMessage } from "../ui/Form.tsx"
 import { JobLogs } from "../ui/JobLogs.tsx"
 import { Time } from "../ui/Time.tsx"
 import type { Workspace, WorkspaceBuild } from "./api.ts"
+import { BuildTimeline } from "./BuildTimeline.tsx"
 import { capitalized } from "./hooks.ts"
 import { buildsQuery, timingsQuery, workspaceKeys } from "./queries.ts"
 
@@ -99,25 +100,28 @@ export const WorkspaceTimings = ({ build }: { build: WorkspaceBuild }) => {
       {!done ? <p className="hint">When the build ends.</p> : rows.length === 0
         ? <p className="empty">{timings.isPending ? "Loading…" : "No timings recorded."}</p>
         : (
-          <table>
-            <caption className="visually-hidden">Timings of build #{build.build_number}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Stage</th>
-                <th scope="col">Step</th>
-                <th scope="col">Duration</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.key}>
-                  <td>{capitalized(r.stage)}</td>
-                  <th scope="row">{r.what}</th>
-                  <td>{seconds(r.started, r.ended)}</td>
+          <>
+            <BuildTimeline title={`Timeline of build #${build.build_number}`} steps={rows} />
+            <table>
+              <caption className="visually-hidden">Timings of build #{build.build_number}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Stage</th>
+                  <th scope="col">Step</th>
+                  <th scope="col">Duration</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.key}>
+                    <td>{capitalized(r.stage)}</td>
+                    <th scope="row">{r.what}</th>
+                    <td>{seconds(r.started, r.ended)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
         )}
     </section>
   )

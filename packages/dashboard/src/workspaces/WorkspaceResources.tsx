@@ -3,7 +3,8 @@
  * status, lifecycle, health, version, latency (its preferred region's), the last connection, the terminal of a connected one, and
  * its apps as links: path-based through the app proxy (`/@owner/workspace.agent/apps/<slug>/`), a
  * subdomain app on its own host under the wildcard app host (`GET /applications/host`), or the
- * app's own address when it is external; each agent's logs and metadata on demand.
+ * app's own address when it is external; under them each agent's own part (AgentDetails.tsx):
+ * metadata, VS Code, listening ports, logs.
  */
 import { useQuery } from "@tanstack/react-query"
 import { Link } from "react-router"
@@ -137,7 +138,7 @@ export const WorkspaceResources = ({ workspace: w }: { workspace: Workspace }) =
                   </tbody>
                 </table>
               )}
-              {(r.agents ?? []).map((a) => <AgentDetails key={a.id} agent={a} />)}
+              {(r.agents ?? []).map((a) => <AgentDetails key={a.id} workspace={w} agent={a} />)}
             </li>
           ))}
         </ul>

@@ -15,6 +15,7 @@ export type Preset = Schemas["Preset"]
 export type NameValue = Schemas["VariableValue"]
 export type Transition = "start" | "stop" | "delete"
 export type PortShare = Schemas["WorkspaceAgentPortShare"]
+export type ListeningPort = Schemas["WorkspaceAgentListeningPort"]
 export type ShareLevel = "authenticated" | "organization" | "public"
 
 /** The latest build's agents, in the order of its resources. */
@@ -77,6 +78,14 @@ export const workspacesApi = {
     workspace: string,
     body: { user_roles?: Record<string, string>; group_roles?: Record<string, string> }
   ) => unwrap(client.PATCH("/api/v2/workspaces/{workspace}/acl", { ...ws(workspace), body })),
+  /** A template by its id (the workspace's: its port sharing limit). */
+  template: (template: string) =>
+    unwrap(client.GET("/api/v2/templates/{template}", { params: { path: { template } } })),
+  /** The TCP ports the agent's machine listens on (asked of the agent itself). */
+  listeningPorts: (workspaceagent: string) =>
+    unwrap(
+      client.GET("/api/v2/workspaceagents/{workspaceagent}/listening-ports", { params: { path: { workspaceagent } } })
+    ),
   portShares: (workspace: string) => unwrap(client.GET("/api/v2/workspaces/{workspace}/port-share", ws(workspace))),
   sharePort: (
     workspace: string,

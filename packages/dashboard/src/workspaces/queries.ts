@@ -1,7 +1,7 @@
 /**
  * The workspaces area's query keys and queries: lists, one workspace (which hooks.ts keeps live
  * by its watch), builds and their parameters and timings, sharing, port shares, the parameters of
- * a version, the quota of the create form and the app host.
+ * a version, the quota of the create form, an agent's listening ports and the app host.
  */
 import { queryOptions } from "@tanstack/react-query"
 import { groupsApi } from "../groups/api.ts"
@@ -21,6 +21,8 @@ export const workspaceKeys = {
   richParameters: (version: string) => ["rich-parameters", version] as const,
   acl: (workspace: string) => ["acl", workspace] as const,
   portShares: (workspace: string) => ["port-shares", workspace] as const,
+  listeningPorts: (agent: string) => ["listening-ports", agent] as const,
+  template: (id: string) => ["workspace-template", id] as const,
   appHost: ["applications-host"] as const
 }
 
@@ -50,6 +52,20 @@ export const portSharesQuery = (workspace: string) =>
   queryOptions({ queryKey: workspaceKeys.portShares(workspace), queryFn: () => api.portShares(workspace) })
 
 /** The wildcard app host (it does not change while the page is open). */
+/** How often an agent's listening ports are asked again while its page is open (the described system's dashboard: 5 s). */
+export const LISTENING_PORTS_REFRESH_MS = 5_000
+
+export const listeningPortsQuery = (agent: string) =>
+  queryOptions({
+    queryKey: workspaceKeys.listeningPorts(agent),
+    queryFn: () => api.listeningPorts(agent),
+    refetchInterval: LISTENING_PORTS_REFRESH_MS
+  })
+
+/** The workspace's template, by its id. */
+export const templateByIdQuery = (id: string) =>
+  queryOptions({ queryKey: workspaceKeys.template(id), queryFn: () => api.template(id) })
+
 export const appHostQuery = queryOptions({ queryKey: workspaceKeys.appHost, queryFn: api.appHost, staleTime: Infinity })
 
 /**
