@@ -5,13 +5,16 @@
  * - `ping <workspace>` opens a terminal running `cat` (`GET /workspaceagents/{id}/pty`), then
  *   types a fresh line each `--wait` and times until the terminal echoes it: a round trip from here
  *   through the service (and the replica holding the agent, when it is another) and the agent's
- *   connection, to the terminal and back. The first echo opens the way and is not counted.
+ *   connection, to the terminal and back. The first echo opens the way and is not counted. Then
+ *   the same through each other replica `GET /replicas` lists (its relay address; an owner's
+ *   view), so that each replica's way to the agent is timed.
  * - `speedtest <workspace>` reads (`--direction down`, the default) or writes (`up`) as fast as the
  *   way carries them for `--time`, through an SSH session on the agent's SSH server
  *   (`GET /workspaceagents/{id}/ssh`): `cat /dev/zero` read, or written to `cat > /dev/null`.
  */
 import { randomBytes, randomUUID } from "node:crypto"
 import type { ClientChannel } from "ssh2"
+import { Client } from "../Client.js"
 import type { Context } from "../Context.js"
 import { CliError, usageError } from "../Errors.js"
 import { parseDuration, wholeNumber } from "../Flags.js"
@@ -27,14 +30,15 @@ export interface PingFlags {
   readonly timeout: string
 }
 
-export const ping = async (ctx: Context, host: string, flags: PingFlags) => {
-  const count = wholeNumber(flags.num, "-n, --num", 1, 10_000)
-  const waitMs = parseDuration(flags.wait, "--wait")
-  const timeoutMs = parseDuration(flags.timeout, "-t, --timeout")
-  const client = ctx.client()
-  const { agent, workspace } = await resolveAgent(client, host)
-  const label = `${workspace.owner_name}/${workspace.name}`
-  const ws = await client.socket(`/workspaceagents/${agent.id}/pty`, {
+/** Round trips through one way to the agent's terminal: ms each, undefined for a ping with no pong in time. */
+const pingThrough = async (
+  client: Client,
+  agentId: string,
+  label: string,
+  plan: { readonly count: number; readonly waitMs: number; readonly timeoutMs: number },
+  each: (took: number | undefined) => void
+): Promise<Array<number | undefined>> => {
+  const ws = await client.socket(`/workspaceagents/${agentId}/pty`, {
     reconnect: randomUUID(),
     width: 200,
     height: 24,
@@ -65,52 +69,106 @@ export const ping = async (ctx: Context, host: string, flags: PingFlags) => {
   }
   const times: Array<number | undefined> = []
   try {
-    if ((await exchange(Math.max(timeoutMs, 30_000))) === undefined) {
+    if ((await exchange(Math.max(plan.timeoutMs, 30_000))) === undefined) {
       throw new CliError(`The terminal of ${label} did not answer.`)
     }
-    for (let i = 0; i < count; i++) {
-      if (i > 0) await sleep(waitMs)
-      const took = await exchange(timeoutMs)
+    for (let i = 0; i < plan.count; i++) {
+      if (i > 0) await sleep(plan.waitMs)
+      const took = await exchange(plan.timeoutMs)
       times.push(took)
-      if (ctx.output !== "json") {
-        process.stdout.write(
-          took === undefined
-            ? `no pong from ${label} in ${timeoutMs / 1000}s\n`
-            : `pong from ${label} through ${client.url} in ${took.toFixed(1)}ms\n`
-        )
-      }
+      each(took)
     }
   } finally {
     ws.close(1000)
   }
+  return times
+}
+
+/** Sent, received, min/avg/max of round trips. */
+const summarize = (times: ReadonlyArray<number | undefined>) => {
   const answered = times.filter((t): t is number => t !== undefined)
-  const summary = {
-    workspace: label,
-    agent: agent.name,
+  return {
     sent: times.length,
     received: answered.length,
     min_ms: answered.length === 0 ? null : Math.min(...answered),
     avg_ms: answered.length === 0 ? null : answered.reduce((a, b) => a + b, 0) / answered.length,
-    max_ms: answered.length === 0 ? null : Math.max(...answered),
-    // The replica's own round trip to the agent's connection (its WebSocket pings), by region.
-    agent_latency_ms: Object.fromEntries(Object.entries(agent.latency ?? {}).map(([k, v]) => [k, v.latency_ms]))
+    max_ms: answered.length === 0 ? null : Math.max(...answered)
   }
-  if (ctx.output === "json") printJson(summary)
-  else {
-    const lost = Math.round((100 * (summary.sent - summary.received)) / summary.sent)
+}
+
+const summaryLine = (s: ReturnType<typeof summarize>) => {
+  const lost = Math.round((100 * (s.sent - s.received)) / Math.max(1, s.sent))
+  return `${s.sent} pings, ${s.received} pongs, ${lost}% lost` +
+    (s.received === 0
+      ? ""
+      : `; round trip min/avg/max ${s.min_ms!.toFixed(1)}/${s.avg_ms!.toFixed(1)}/${s.max_ms!.toFixed(1)} ms`)
+}
+
+/**
+ * The deployment's other replicas a client can reach, by their relay address (`GET /replicas`,
+ * which an owner may read; none for whoever may not): each a way to ping through.
+ */
+const otherReplicas = async (client: Client) => {
+  const answer = await client.rest.GET("/api/v2/replicas").catch(() => undefined)
+  const own = new URL(client.url)
+  return (answer?.data ?? []).filter((r) => {
+    if (r.relay_address === "") return false
+    try {
+      const u = new URL(r.relay_address)
+      return u.origin !== own.origin
+    } catch {
+      return false
+    }
+  })
+}
+
+export const ping = async (ctx: Context, host: string, flags: PingFlags) => {
+  const count = wholeNumber(flags.num, "-n, --num", 1, 10_000)
+  const waitMs = parseDuration(flags.wait, "--wait")
+  const timeoutMs = parseDuration(flags.timeout, "-t, --timeout")
+  const client = ctx.client()
+  const { agent, workspace } = await resolveAgent(client, host)
+  const label = `${workspace.owner_name}/${workspace.name}`
+  const plan = { count, waitMs, timeoutMs }
+  const line = (through: string) => (took: number | undefined) => {
+    if (ctx.output === "json") return
     process.stdout.write(
-      `\n${summary.sent} pings, ${summary.received} pongs, ${lost}% lost` +
-        (answered.length === 0
-          ? "\n"
-          : `; round trip min/avg/max ${summary.min_ms!.toFixed(1)}/${summary.avg_ms!.toFixed(1)}/${
-            summary.max_ms!.toFixed(1)
-          } ms\n`)
+      took === undefined
+        ? `no pong from ${label} through ${through} in ${timeoutMs / 1000}s\n`
+        : `pong from ${label} through ${through} in ${took.toFixed(1)}ms\n`
     )
-    for (const [region, ms] of Object.entries(summary.agent_latency_ms)) {
+  }
+  const summary = summarize(await pingThrough(client, agent.id, label, plan, line(client.url)))
+  // The same through each other replica the deployment lists: the way through the one holding the
+  // agent's connection, and through those that relay to it.
+  const replicas: Array<Record<string, unknown>> = []
+  for (const replica of await otherReplicas(client)) {
+    const through = new Client(replica.relay_address.replace(/\/+$/, ""), client.token)
+    try {
+      const times = await pingThrough(through, agent.id, label, plan, line(`${replica.hostname} (${through.url})`))
+      replicas.push({ hostname: replica.hostname, url: through.url, ...summarize(times) })
+    } catch (e) {
+      replicas.push({ hostname: replica.hostname, url: through.url, error: e instanceof Error ? e.message : String(e) })
+    }
+  }
+  // The replica's own round trip to the agent's connection (its WebSocket pings), by region.
+  const agentLatency = Object.fromEntries(Object.entries(agent.latency ?? {}).map(([k, v]) => [k, v.latency_ms]))
+  if (ctx.output === "json") {
+    printJson({ workspace: label, agent: agent.name, ...summary, replicas, agent_latency_ms: agentLatency })
+  } else {
+    process.stdout.write(`\n${summaryLine(summary)}\n`)
+    for (const r of replicas) {
+      process.stdout.write(
+        `through ${r.hostname} (${r.url}): ${
+          r.error === undefined ? summaryLine(r as ReturnType<typeof summarize>) : `not reached: ${r.error}`
+        }\n`
+      )
+    }
+    for (const [region, ms] of Object.entries(agentLatency)) {
       process.stdout.write(`the agent's connection (${region}): ${ms.toFixed(1)} ms\n`)
     }
   }
-  if (answered.length === 0) throw new CliError(`No pong from ${label}.`)
+  if (summary.received === 0) throw new CliError(`No pong from ${label}.`)
 }
 
 export interface SpeedtestFlags {
