@@ -28,6 +28,26 @@ const json = (r: { code: number; stdout: string; stderr: string }): Summary => {
   return JSON.parse(r.stdout) as Summary
 }
 
+/** `scaletest workspace-traffic` of `run`'s workspaces in `mode`, small: 32 bytes every 200 ms for 2 s, and `more`. */
+const trafficArgs = (mode: string, run: string, more: ReadonlyArray<string>) => [
+  "scaletest",
+  "workspace-traffic",
+  "--mode",
+  mode,
+  "--run",
+  run,
+  "--run-agents",
+  ...more,
+  "--bytes-per-tick",
+  "32",
+  "--tick-interval",
+  "200ms",
+  "--duration",
+  "2s",
+  "-o",
+  "json"
+]
+
 /** A deployment with the `scaletest` starter as a template, and its owner's session. */
 const setUp = async (url: string) => {
   const token = await firstOwnerSession(url)
@@ -187,25 +207,7 @@ describe("workbay scaletest on SQLite", () => {
 
     for (const mode of ["pty", "ssh", "app"]) {
       const traffic = json(
-        await user.run([
-          "scaletest",
-          "workspace-traffic",
-          "--mode",
-          mode,
-          "--run",
-          run,
-          "--run-agents",
-          "--concurrency",
-          "4",
-          "--bytes-per-tick",
-          "32",
-          "--tick-interval",
-          "200ms",
-          "--duration",
-          "2s",
-          "-o",
-          "json"
-        ], { env })
+        await user.run(trafficArgs(mode, run, ["--concurrency", "4"]), { env })
       )
       expect(traffic, mode).toMatchObject({ mode, workspaces: 4, errors: 0 })
       expect(traffic.requests[`traffic:${mode} echo`]?.count, mode).toBeGreaterThanOrEqual(4)
@@ -217,27 +219,7 @@ describe("workbay scaletest on SQLite", () => {
     const executable = cliUser(join(inject("workbayCliBinaries"), "workbay-linux-amd64"))
     try {
       const traffic = json(
-        await executable.run([
-          "scaletest",
-          "workspace-traffic",
-          "--mode",
-          "pty",
-          "--run",
-          run,
-          "--run-agents",
-          "--agent-processes",
-          "1",
-          "--concurrency",
-          "2",
-          "--bytes-per-tick",
-          "32",
-          "--tick-interval",
-          "200ms",
-          "--duration",
-          "2s",
-          "-o",
-          "json"
-        ], { env })
+        await executable.run(trafficArgs("pty", run, ["--agent-processes", "1", "--concurrency", "2"]), { env })
       )
       expect(traffic).toMatchObject({ mode: "pty", workspaces: 2, errors: 0 })
       expect(traffic.requests["traffic:pty echo"]?.count).toBeGreaterThanOrEqual(2)

@@ -13,12 +13,12 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type Browser, chromium } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { eventually } from "../../agent/test/support.js"
 import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
-import { browserAvailable, CHROMIUM, expectNoProblems, signIn, watchedPage } from "./browser.js"
+import { browserAvailable, expectNoProblems, launchBrowser, signIn, watchedPage } from "./browser.js"
 
 const available = browserAvailable("the subdomain apps' browser test")
 
@@ -77,10 +77,7 @@ describe.skipIf(!available)("a subdomain app from the dashboard, in Chromium", (
       (s) => s === "connected",
       "the agent connected"
     )
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP *.apps.test 127.0.0.1"]
-    })
+    browser = await launchBrowser({ resolve: "MAP *.apps.test 127.0.0.1" })
   })
   afterAll(async () => {
     await browser?.close()

@@ -22,11 +22,11 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type Browser, chromium } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { eventually, externalAgentWorkspace } from "../../agent/test/support.js"
 import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
-import { browserAvailable, CHROMIUM, expectAccessible, expectNoProblems, signIn, watchedPage } from "./browser.js"
+import { browserAvailable, expectAccessible, expectNoProblems, launchBrowser, signIn, watchedPage } from "./browser.js"
 
 const available = browserAvailable("the workspace page's browser test")
 
@@ -65,10 +65,7 @@ describe.skipIf(!available)("the workspace page as people use it, in Chromium", 
       "the agent ready"
     )
     workspace = (await owner.get("/workspaces")).body.workspaces[0]
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP *.apps.test 127.0.0.1"]
-    })
+    browser = await launchBrowser({ resolve: "MAP *.apps.test 127.0.0.1" })
   })
   afterAll(async () => {
     await browser?.close()

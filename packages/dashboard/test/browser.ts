@@ -25,8 +25,17 @@ export const browserAvailable = (what: string) => {
   return false
 }
 
-export const launchBrowser = (): Promise<Browser> =>
-  chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu"] })
+/** Chromium, headless; `resolve` maps host names to addresses (`MAP *.apps.test 127.0.0.1`, a wildcard app host). */
+export const launchBrowser = (options: { readonly resolve?: string } = {}): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      ...(options.resolve === undefined ? [] : [`--host-resolver-rules=${options.resolve}`])
+    ]
+  })
 
 /**
  * Chromium fails the requests under way when the machine's network interfaces change, which other

@@ -29,8 +29,9 @@ import {
 } from "@workbay/core"
 import { Chunk, Duration, Effect, Layer, Queue, Stream, Tracer } from "effect"
 import * as TestClock from "effect/TestClock"
+import { agentStats as statsOf } from "../insights/fixtures.js"
 import { services } from "../services.js"
-import { recording, serve, setupAgents, statsOf } from "./connection.js"
+import { recording, serve, setupAgents } from "./connection.js"
 
 const T0 = Date.parse("2024-01-01T08:30:00Z")
 const SECOND = 1000

@@ -6,7 +6,6 @@
 import {
   AgentAuth,
   Agents,
-  type AgentStats,
   type BuildInput,
   CurrentAgent,
   type Provisioner,
@@ -98,19 +97,3 @@ export const serve = (session: CurrentAgent["Type"]) =>
     const roundTrip = (ms: number) => Effect.zipRight(Queue.offer(roundTrips, ms), Effect.yieldNow())
     return { fiber, sent, request, roundTrip, end: Effect.zipRight(Queue.offer(incoming, null), Fiber.join(fiber)) }
   })
-
-/** A stats body with every count 0 but `overrides`. */
-export const statsOf = (overrides: Partial<AgentStats>): AgentStats => ({
-  connections_by_proto: {},
-  connection_count: 0,
-  connection_median_latency_ms: 0,
-  rx_packets: 0,
-  rx_bytes: 0,
-  tx_packets: 0,
-  tx_bytes: 0,
-  session_count_vscode: 0,
-  session_count_jetbrains: 0,
-  session_count_reconnecting_pty: 0,
-  session_count_ssh: 0,
-  ...overrides
-})

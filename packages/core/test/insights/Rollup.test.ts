@@ -10,25 +10,14 @@ import { Duration, Effect, Layer, Option } from "effect"
 import * as TestClock from "effect/TestClock"
 import { randomUUID } from "node:crypto"
 import { services, signedInOwner } from "../services.js"
+import { agentStats } from "./fixtures.js"
 
 const HOUR = 3_600_000
 const T0 = Date.UTC(2024, 4, 6, 10, 20)
 
 const settle = Effect.repeatN(Effect.yieldNow(), 20)
 
-const stats = {
-  connections_by_proto: {},
-  connection_count: 1,
-  connection_median_latency_ms: 5,
-  rx_packets: 0,
-  rx_bytes: 0,
-  tx_packets: 0,
-  tx_bytes: 0,
-  session_count_vscode: 0,
-  session_count_jetbrains: 0,
-  session_count_reconnecting_pty: 0,
-  session_count_ssh: 1
-}
+const stats = agentStats({ connection_count: 1, connection_median_latency_ms: 5, session_count_ssh: 1 })
 
 describe("InsightsRollup with the TestClock", () => {
   it.scoped("folds from the oldest raw report, then once per tick", () =>

@@ -18,7 +18,8 @@ import {
 } from "@workbay/core"
 import { Duration, Effect, Layer } from "effect"
 import * as TestClock from "effect/TestClock"
-import { recording, setupAgents, statsOf } from "../agents/connection.js"
+import { recording, setupAgents } from "../agents/connection.js"
+import { agentStats } from "../insights/fixtures.js"
 import { drain, services } from "../services.js"
 
 const MINUTE = 60_000
@@ -47,7 +48,7 @@ describe("used workspaces stay up, with the TestClock", () => {
           deadline: w.latest_build.deadline === null ? null : new Date(w.latest_build.deadline!).getTime()
         }))
       const report = (agent: (typeof agents)[number], stats: Partial<AgentStats>) =>
-        reports.updateStats(agent.session, { stats: statsOf(stats) })
+        reports.updateStats(agent.session, { stats: agentStats(stats) })
 
       const stoppedAt: Record<string, number> = {}
       /** Half a minute on: each agent reports, and each minute the executor ticks and its builds run. */

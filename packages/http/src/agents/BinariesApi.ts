@@ -26,6 +26,30 @@ const Platform = Schema.Struct({
   arch: PlatformName("Architecture (amd64, arm64, armv7)")
 })
 
+/**
+ * An executable's file (`name` at `path`, Windows' ending in `.exe`, which the handler takes off the
+ * arch): 200 with it, or 304 with no body when If-None-Match names its hash (its ETag).
+ */
+const fileEndpoint = <const Name extends string, const Path extends HttpApiEndpoint.PathSegment>(
+  name: Name,
+  path: Path
+) =>
+  HttpApiEndpoint.get(name, path)
+    .setPath(Platform)
+    .addSuccess(fileSchema("application/octet-stream"))
+    .addSuccess(HttpApiSchema.Empty(304))
+    .addError(NotFound)
+
+/** An executable's checksum file (`<path>.sha256`). */
+const checksumEndpoint = <const Name extends string, const Path extends HttpApiEndpoint.PathSegment>(
+  name: Name,
+  path: Path
+) =>
+  HttpApiEndpoint.get(name, path)
+    .setPath(Platform)
+    .addSuccess(HttpApiSchema.Uint8Array({ contentType: CHECKSUM_CONTENT_TYPE }))
+    .addError(NotFound)
+
 export class AgentBinariesApi extends HttpApiGroup.make("agentBinaries")
   .add(
     HttpApiEndpoint.get("initScript", "/api/v2/init-script/:os/:arch")
@@ -33,33 +57,10 @@ export class AgentBinariesApi extends HttpApiGroup.make("agentBinaries")
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: INIT_SCRIPT_CONTENT_TYPE }))
       .addError(BadRequest)
   )
-  .add(
-    // `/bin/workbay-agent-linux-amd64`; Windows' ends in `.exe`, which the handler takes off the arch.
-    HttpApiEndpoint.get("binary", "/bin/workbay-agent-:os-:arch")
-      .setPath(Platform)
-      .addSuccess(fileSchema("application/octet-stream"))
-      // If-None-Match names the file's hash (its ETag): 304 with no body.
-      .addSuccess(HttpApiSchema.Empty(304))
-      .addError(NotFound)
-  )
-  .add(
-    HttpApiEndpoint.get("binaryChecksum", "/bin/workbay-agent-:os-:arch.sha256")
-      .setPath(Platform)
-      .addSuccess(HttpApiSchema.Uint8Array({ contentType: CHECKSUM_CONTENT_TYPE }))
-      .addError(NotFound)
-  )
-  .add(
-    // `/bin/workbay-linux-amd64`: the command line's.
-    HttpApiEndpoint.get("cliBinary", "/bin/workbay-:os-:arch")
-      .setPath(Platform)
-      .addSuccess(fileSchema("application/octet-stream"))
-      .addSuccess(HttpApiSchema.Empty(304))
-      .addError(NotFound)
-  )
-  .add(
-    HttpApiEndpoint.get("cliBinaryChecksum", "/bin/workbay-:os-:arch.sha256")
-      .setPath(Platform)
-      .addSuccess(HttpApiSchema.Uint8Array({ contentType: CHECKSUM_CONTENT_TYPE }))
-      .addError(NotFound)
-  )
+  // `/bin/workbay-agent-linux-amd64`: the agent's.
+  .add(fileEndpoint("binary", "/bin/workbay-agent-:os-:arch"))
+  .add(checksumEndpoint("binaryChecksum", "/bin/workbay-agent-:os-:arch.sha256"))
+  // `/bin/workbay-linux-amd64`: the command line's.
+  .add(fileEndpoint("cliBinary", "/bin/workbay-:os-:arch"))
+  .add(checksumEndpoint("cliBinaryChecksum", "/bin/workbay-:os-:arch.sha256"))
 {}
