@@ -1,4 +1,6 @@
 import { FitAddon } from "@xterm/addon-fit"
+import { Unicode11Addon } from "@xterm/addon-unicode11"
+import { WebLinksAddon } from "@xterm/addon-web-links"
 import { Terminal } from "@xterm/xterm"
 import "@xterm/xterm/css/xterm.css"
 import { useEffect, useRef, useState } from "react"
@@ -68,6 +70,8 @@ const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: s
     const element = host.current
     if (agentId === undefined || element === null) return
     const terminal = new Terminal({
+      // The unicode11 addon registers its width table through xterm's proposed API.
+      allowProposedApi: true,
       screenReaderMode: true,
       cursorBlink: true,
       fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
@@ -76,6 +80,11 @@ const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: s
     })
     const fit = new FitAddon()
     terminal.loadAddon(fit)
+    // Wide characters and emoji two columns wide, as the shell's programs count them (wcwidth).
+    terminal.loadAddon(new Unicode11Addon())
+    terminal.unicode.activeVersion = "11"
+    // URLs in the output open in a new window (without an opener) when clicked.
+    terminal.loadAddon(new WebLinksAddon())
     terminal.open(element)
     fit.fit()
     // One socket at a time, made again with the same reconnect id when it drops (the agent keeps
