@@ -9,6 +9,7 @@ import { webSocketUrl } from "../api/client.ts"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { agentsOf } from "../workspaces/api.ts"
 import { ownerOf, useWorkspace, workspacePath } from "../workspaces/hooks.ts"
+import { clipboardKeys } from "./clipboardKeys.ts"
 
 /**
  * The reconnect id of this page's terminal session: the URL's `?reconnect=`, or a new one written
@@ -85,6 +86,7 @@ const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: s
     terminal.unicode.activeVersion = "11"
     // URLs in the output open in a new window (without an opener) when clicked.
     terminal.loadAddon(new WebLinksAddon())
+    terminal.attachCustomKeyEventHandler(clipboardKeys(terminal))
     terminal.open(element)
     fit.fit()
     // One socket at a time, made again with the same reconnect id when it drops (the agent keeps
