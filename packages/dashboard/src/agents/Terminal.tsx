@@ -1,4 +1,6 @@
 import { FitAddon } from "@xterm/addon-fit"
+import { Unicode11Addon } from "@xterm/addon-unicode11"
+import { WebLinksAddon } from "@xterm/addon-web-links"
 import { Terminal } from "@xterm/xterm"
 import "@xterm/xterm/css/xterm.css"
 import { useEffect, useRef, useState } from "react"
@@ -7,6 +9,7 @@ import { webSocketUrl } from "../api/client.ts"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { agentsOf } from "../workspaces/api.ts"
 import { ownerOf, useWorkspace, workspacePath } from "../workspaces/hooks.ts"
+import { clipboardKeys } from "./clipboardKeys.ts"
 
 /**
  * The reconnect id of this page's terminal session: the URL's `?reconnect=`, or a new one written
@@ -68,6 +71,8 @@ const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: s
     const element = host.current
     if (agentId === undefined || element === null) return
     const terminal = new Terminal({
+      // The unicode11 addon registers its width table through xterm's proposed API.
+      allowProposedApi: true,
       screenReaderMode: true,
       cursorBlink: true,
       fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
@@ -76,6 +81,12 @@ const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: s
     })
     const fit = new FitAddon()
     terminal.loadAddon(fit)
+    // Wide characters and emoji two columns wide, as the shell's programs count them (wcwidth).
+    terminal.loadAddon(new Unicode11Addon())
+    terminal.unicode.activeVersion = "11"
+    // URLs in the output open in a new window (without an opener) when clicked.
+    terminal.loadAddon(new WebLinksAddon())
+    terminal.attachCustomKeyEventHandler(clipboardKeys(terminal))
     terminal.open(element)
     fit.fit()
     // One socket at a time, made again with the same reconnect id when it drops (the agent keeps
