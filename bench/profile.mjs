@@ -2,7 +2,9 @@
 // its inspector on SIGUSR1; the profiler is started and stopped over the inspector's WebSocket (the
 // Chrome DevTools protocol), so only a bench's measured window is profiled. The summary lists the
 // functions with the most self time and the most inclusive time (by name and source position).
-import { writeFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { SourceMapConsumer } from "source-map-js"
 import WebSocket from "ws"
 import { sleep } from "./lib.mjs"
 
@@ -67,8 +69,39 @@ export const startProfile = (pid, port, { intervalUs = 1000 } = {}) =>
     session.call("Profiler.stop"), (profile) =>
     summarize(profile))
 
-const frameName = (f) =>
-  `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber + 1}:${f.columnNumber + 1}`
+/** The source map beside a bundle (`<file>.map`), read once per file; null without one. */
+const sourceMaps = new Map()
+const sourceMapOf = (url) => {
+  if (!sourceMaps.has(url)) {
+    let consumer = null
+    try {
+      const file = url.startsWith("file:") ? fileURLToPath(url) : url
+      if (file !== "" && existsSync(`${file}.map`)) {
+        consumer = new SourceMapConsumer(JSON.parse(readFileSync(`${file}.map`, "utf8")))
+      }
+    } catch {
+      consumer = null
+    }
+    sourceMaps.set(url, consumer)
+  }
+  return sourceMaps.get(url)
+}
+
+/**
+ * A frame by its function's name and its source position; in a minified bundle with a source map
+ * beside it (the server's server.cjs.map), the original file, line and name.
+ */
+const frameName = (f) => {
+  const map = f.url === "" ? null : sourceMapOf(f.url)
+  if (map !== null) {
+    const at = map.originalPositionFor({ line: f.lineNumber + 1, column: f.columnNumber })
+    if (at.source !== null) {
+      const source = at.source.replace(/^(\.\.\/)+/, "").replace(/^.*node_modules\//, "")
+      return `${at.name ?? f.functionName ?? "(anonymous)"} ${source}:${at.line}`
+    }
+  }
+  return `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber + 1}:${f.columnNumber + 1}`
+}
 
 /** The top `top` frames by self and by inclusive time, in percent of the profile's samples. */
 export const summarize = (profile, top = 25) => {

@@ -17,6 +17,9 @@
 // Options: --duration 10 --warmup 2 --connections 50 --rounds 2
 //          --list-duration 5 --list-connections 10 --list-users 100000 --restarts 3
 //          --only me|list|startup --skip-build --no-write
+//          --profile              CPU profiles of the Workbay process and the baseline's over their first
+//                                 measured GET /users/me load: their top frames (source-mapped to the
+//                                 sources) in the report, the profiles in /tmp/{workbay,baseline}-me.cpuprofile
 //          --extra <bundle.mjs>   also load another build of the server (A/B), on a copy of the same data (repeatable)
 //          --startup-extra <main.mjs>  also start another build (an older commit's packages/server/dist/main.mjs)
 //                                 on a database it seeds itself, its restarts taking turns with Workbay's (repeatable)
@@ -49,6 +52,7 @@ import {
   warmThenLoad,
   writeReport
 } from "./lib.mjs"
+import { startProfile } from "./profile.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -64,7 +68,8 @@ const { values: opts } = parseArgs({
     extra: { type: "string", multiple: true },
     "startup-extra": { type: "string", multiple: true },
     "skip-build": { type: "boolean", default: false },
-    "no-write": { type: "boolean", default: false }
+    "no-write": { type: "boolean", default: false },
+    profile: { type: "boolean", default: false }
   }
 })
 const duration = Number(opts.duration)
@@ -156,9 +161,17 @@ try {
   vacuumInto(dbFile, baselineDb)
   wb = await workbay.start()
   const bport = await freePort()
+  const baselineInspect = opts.profile ? await freePort() : undefined
   const startBaseline = () =>
     spawn(
-      [join(root, "bench/baseline.mjs"), "--db", baselineDb, "--port", String(bport)],
+      [
+        ...(baselineInspect === undefined ? [] : [`--inspect-port=${baselineInspect}`]),
+        join(root, "bench/baseline.mjs"),
+        "--db",
+        baselineDb,
+        "--port",
+        String(bport)
+      ],
       `http://127.0.0.1:${bport}/api/v2/buildinfo`
     )
   const baselineStarts = []
@@ -177,6 +190,12 @@ try {
 
   // --- GET /users/me against the baseline ------------------------------------
   if (doMe) {
+    const inspectPort = opts.profile ? await freePort() : undefined
+    if (inspectPort !== undefined) {
+      await stopChild(wb.child)
+      wb = await workbay.start({ nodeArgs: [`--inspect-port=${inspectPort}`] })
+    }
+    let profile
     const baseline = await startBaseline()
     const bme = await request(`http://127.0.0.1:${bport}/api/v2/users/me`, { headers: auth })
     if (bme.status !== 200) throw new Error(`baseline GET /users/me answered ${bme.status}`)
@@ -219,9 +238,23 @@ try {
         if (warmup > 0) await load(t.url, { connections, duration: warmup, headers: auth })
         // The server process's CPU time over the measured load, per request: steadier than req/s
         // when other work shares the cores (autocannon runs in this process, not the server's).
+        const profiling = inspectPort === undefined || r !== 0
+          ? undefined
+          : t.pid() === wb.child.pid
+          ? await startProfile(wb.child.pid, inspectPort)
+          : t.pid() === baseline.child.pid
+          ? await startProfile(baseline.child.pid, baselineInspect)
+          : undefined
         const cpu0 = cpuMs(t.pid())
         const res = await load(t.url, { connections, duration, headers: auth })
         const cpu1 = cpuMs(t.pid())
+        if (profiling !== undefined) {
+          const which = t.pid() === wb.child.pid ? "workbay" : "baseline"
+          profile = {
+            ...profile,
+            [which]: await profiling.stop(`/tmp/${which === "workbay" ? "workbay-me" : "baseline-me"}.cpuprofile`)
+          }
+        }
         res.cpuUs = cpu0 === undefined || cpu1 === undefined ? undefined : ((cpu1 - cpu0) * 1000) / res.total
         log(
           `  ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, CPU ${
@@ -238,7 +271,7 @@ try {
     await stopChild(baseline.child)
     for (const e of extras) await stopChild(e.child)
     const best = runs.map((rs) => rs.reduce((a, b) => (b.rps > a.rps ? b : a)))
-    results.me = { targets, runs, best, rssAfterLoad, baselineRss, bodyBytes }
+    results.me = { targets, runs, best, rssAfterLoad, baselineRss, bodyBytes, profile }
   }
 
   // --- list scaling ------------------------------------------------------------
@@ -332,7 +365,7 @@ lines.push(
   ""
 )
 if (results.me) {
-  const { targets, best, runs, rssAfterLoad, baselineRss } = results.me
+  const { targets, best, runs, rssAfterLoad, baselineRss, profile } = results.me
   const b = best[0]
   lines.push(
     `## Authenticated GET /api/v2/users/me (${connections} connections, ${warmup} s warm-up, ${duration} s measured, ` +
@@ -374,6 +407,20 @@ if (results.me) {
     `Workbay RSS 2 s after the load: ${fmt(rssAfterLoad)} MB (baseline process: ${fmt(baselineRss)} MB).`,
     ""
   )
+  if (profile !== undefined) {
+    lines.push(
+      "### CPU profiles over the first measured load (--profile)",
+      "",
+      "The Workbay process:",
+      "",
+      profile.workbay ?? "(none)",
+      "",
+      "The baseline's process:",
+      "",
+      profile.baseline ?? "(none)",
+      ""
+    )
+  }
 }
 if (results.startup) {
   const { cold, warm, warmMedian, rssIdle, baselineStartMs, otherBuilds } = results.startup
