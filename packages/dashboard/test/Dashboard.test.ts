@@ -235,7 +235,7 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
         viewport: { width: 1100, height: 700 },
         storageState: await context.storageState()
       })
-      const darkPage = await dark.newPage()
+      const darkPage = await watchedPage(dark)
       await darkPage.goto(`${srv.url}/workspaces?q=watched`)
       await darkPage.getByRole("row", { name: /watched/ }).getByRole("cell", { name: "Stopped" }).waitFor()
       expect(await accessibilityViolations(darkPage)).toEqual([])

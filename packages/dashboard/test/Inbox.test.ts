@@ -108,7 +108,7 @@ describe.skipIf(!available)("the inbox in Chromium", () => {
         viewport: { width: 1100, height: 800 },
         storageState: await context.storageState()
       })
-      const darkPage = await dark.newPage()
+      const darkPage = await watchedPage(dark)
       await darkPage.goto(`${srv.url}/inbox`)
       await darkPage.getByRole("list", { name: "Notifications" }).waitFor()
       await expectAccessible(darkPage)

@@ -97,7 +97,7 @@ describe.skipIf(!available)("tasks in Chromium", () => {
         viewport: { width: 1100, height: 800 },
         storageState: await context.storageState()
       })
-      const darkPage = await dark.newPage()
+      const darkPage = await watchedPage(dark)
       await darkPage.goto(`${srv.url}/tasks`)
       await darkPage.getByRole("row", { name: /Fix the login bug/ }).waitFor()
       await expectAccessible(darkPage)

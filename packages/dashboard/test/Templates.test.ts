@@ -385,7 +385,7 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
       viewport: { width: 1100, height: 700 },
       storageState: await context.storageState()
     })
-    const darkPage = await dark.newPage()
+    const darkPage = await watchedPage(dark)
     await darkPage.goto(`${srv.url}/templates`)
     await darkPage.getByRole("link", { name: "Basic" }).waitFor()
     expect(await accessibilityViolations(darkPage)).toEqual([])

@@ -45,12 +45,20 @@ export const launchBrowser = (options: { readonly resolve?: string } = {}): Prom
 const MACHINE_NETWORK = /net::ERR_NETWORK_CHANGED/
 
 /**
+ * How long a page's actions and waits may take. Playwright's 30 s was too short on a busy machine:
+ * a new context's first page (its own download and compilation of the dashboard's scripts) beside
+ * the suite's three workers and a CPU hog took longer (ci-under-load, session 63).
+ */
+export const PAGE_TIMEOUT_MS = 60_000
+
+/**
  * A new page in `context` whose problems are collected: page errors, console errors (but the
  * expected answers of `expected`, by default 401 and 404) and every Content-Security-Policy
- * violation. `expectNoProblems(page)` at the end of a test.
+ * violation. `expectNoProblems(page)` at the end of a test. Its actions wait up to PAGE_TIMEOUT_MS.
  */
 export const watchedPage = async (context: Browser | BrowserContext, expected = /401|404/) => {
   const page = await context.newPage()
+  page.setDefaultTimeout(PAGE_TIMEOUT_MS)
   const problems: Array<string> = []
   page.on("console", (m) => {
     if (m.type() === "error" && !expected.test(m.text()) && !MACHINE_NETWORK.test(m.text())) problems.push(m.text())
