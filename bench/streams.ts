@@ -493,7 +493,7 @@ try {
     ),
     `| best | ${fmt(best(tput), 0)} | ${fmt(best(directRuns), 0)} | ${fmt(best(tput) / best(directRuns), 3)} | | | |`,
     "",
-    "The client is the bench process, which masks every frame in JavaScript (`ws` without `bufferutil`): its CPU, in the last column, bounds the tunnel's figure as much as the service's and the agent's do. The direct copy masks nothing.",
+    "The client is the bench process, which masks every frame (`ws` with `bufferutil`'s native masking, as the agent and the command line have it): its CPU, in the last column, bounds the tunnel's figure as much as the service's and the agent's do. The direct copy masks nothing. The first round includes the socket relay's start and the code's first compilation.",
     "",
     `RSS 2 s after the transfers: service ${fmt(rssAfterTunnels[0], 0)} MB, agent ${fmt(rssAfterTunnels[1], 0)} MB.`,
     "",
