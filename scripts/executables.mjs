@@ -10,7 +10,8 @@
 //
 // How: esbuild bundles the program's bin.ts into one CommonJS script (a SEA runs one script
 // and its `require` loads Node's own modules only, so every dependency is in the bundle; ws's
-// optional native helpers are replaced by a module that throws, which ws catches and does without),
+// optional native helpers load from the executable's assets where their packages ship a prebuilt
+// file for the platform, else throw, which ws catches and does without),
 // `node --experimental-sea-config` makes the blob (with V8's code cache of the script, which
 // halves the start), and postject injects it into a copy of this Node's executable. The result
 // links what Node links: glibc, libstdc++, libgcc_s, libm.
@@ -69,30 +70,89 @@ export const DEFAULT_OUT_DIR = join(root, "packages/agent/dist/bin")
 export const CLI_OUT_DIR = join(root, "packages/cli/dist/bin")
 export const MANIFEST = "manifest.json"
 /** Changes when what this script makes changes, so that older outputs are rebuilt. */
-const FORMAT = 4
+const FORMAT = 5
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2"
 
 /** Node's names for the platform, as Go names them (the described system's `/bin/coder-<os>-<arch>`). */
 const GO_ARCH = { x64: "amd64", arm64: "arm64", arm: "armv7", ia32: "386" }
 const GO_OS = { linux: "linux", darwin: "darwin", win32: "windows" }
 
-/** ws loads these native helpers when it can; without them it uses its JavaScript (the catch around its require). */
-const optionalNatives = {
-  name: "optional-natives",
+/**
+ * The executable's own native modules: `loadNative(asset, what)` writes the SEA asset `asset` to a
+ * temporary file, `process.dlopen`s it, removes the file (loaded, it is mapped) and answers its
+ * exports; it throws, saying why, outside an executable or when the asset is not in it.
+ */
+const seaNative = `
+"use strict";
+const { mkdtempSync, rmSync, writeFileSync } = require("node:fs");
+const { tmpdir } = require("node:os");
+const { join } = require("node:path");
+exports.loadNative = function loadNative(asset, what) {
+  let sea;
+  try { sea = require("node:sea"); } catch (e) { sea = undefined; }
+  if (sea === undefined || !sea.isSea()) throw new Error(what + " is loaded from the executable's assets only.");
+  let raw;
+  try { raw = sea.getRawAsset(asset); } catch (e) {
+    throw new Error("this executable (" + process.platform + "-" + process.arch + ") was built without " + what);
+  }
+  const dir = mkdtempSync(join(tmpdir(), "workbay-native-"));
+  const path = join(dir, asset);
+  try {
+    writeFileSync(path, new Uint8Array(raw), { mode: 0o700 });
+    const module = { exports: {} };
+    process.dlopen(module, path);
+    return module.exports;
+  } finally {
+    // Loaded (mapped) already: the file is not needed.
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+`
+
+/** The virtual module `workbay-sea-native` ({@link seaNative}), which the loaders below require. */
+const seaNativeModule = {
+  name: "sea-native",
   setup(b) {
-    b.onResolve({ filter: /^(bufferutil|utf-8-validate)$/ }, (args) => ({ path: args.path, namespace: "absent" }))
-    b.onLoad({ filter: /.*/, namespace: "absent" }, (args) => ({
-      contents: `throw new Error(${JSON.stringify(`${args.path} is not part of the executable`)})`,
-      loader: "js"
+    b.onResolve({ filter: /^workbay-sea-native$/ }, () => ({ path: "sea-native", namespace: "sea-native" }))
+    b.onLoad({ filter: /.*/, namespace: "sea-native" }, () => ({ contents: seaNative, loader: "js" }))
+  }
+}
+
+/** ws's optional native helpers, whose prebuilt `.node` goes in as an asset where their package has one. */
+const WS_NATIVES = ["bufferutil", "utf-8-validate"]
+
+/**
+ * ws's optional native helpers (frame masking, UTF-8 checks), each required in a try: inside the
+ * executable each loads its SEA asset `<name>-<platform>-<arch>.node` (its npm package's prebuilt
+ * one: linux-x64 only, as of bufferutil 4.1 and utf-8-validate 6); without it the require throws
+ * and ws uses its JavaScript.
+ */
+const wsNatives = {
+  name: "ws-natives",
+  setup(b) {
+    b.onResolve({ filter: /^(bufferutil|utf-8-validate)$/ }, (args) => ({ path: args.path, namespace: "ws-native" }))
+    b.onLoad({ filter: /.*/, namespace: "ws-native" }, (args) => ({
+      loader: "js",
+      contents: `module.exports = require("workbay-sea-native").loadNative(${
+        JSON.stringify(`${args.path}-`)
+      } + process.platform + "-" + process.arch + ".node", ${JSON.stringify(args.path)});`
     }))
   }
 }
+
+/** Modules the executables leave out (namespace `absent`): each throws when required, and its requirer uses its JavaScript. */
+const absent = (b) =>
+  b.onLoad({ filter: /.*/, namespace: "absent" }, (args) => ({
+    contents: `throw new Error(${JSON.stringify(`${args.path} is not part of the executable`)})`,
+    loader: "js"
+  }))
 
 /** ssh2's optional native parts (each required in a try): absent in the executable, so it uses its JavaScript. */
 const sshNatives = {
   name: "ssh2-natives",
   setup(b) {
     b.onResolve({ filter: /^cpu-features$|sshcrypto\.node$/ }, (args) => ({ path: args.path, namespace: "absent" }))
+    absent(b)
   }
 }
 
@@ -114,29 +174,10 @@ const ptyLoader = {
       loader: "js",
       contents: `
 "use strict";
-const { mkdtempSync, rmSync, writeFileSync } = require("node:fs");
-const { tmpdir } = require("node:os");
-const { join } = require("node:path");
+const { loadNative } = require("workbay-sea-native");
 exports.requireBinary = function requireBinary(file) {
-  const name = file.replace(/\\.node$/, "") + "-" + process.platform + "-" + process.arch + ".node";
-  let sea;
-  try { sea = require("node:sea"); } catch (e) { sea = undefined; }
-  if (sea === undefined || !sea.isSea()) throw new Error("node-pty's " + file + " is loaded from the executable's assets only.");
-  let raw;
-  try { raw = sea.getRawAsset(name); } catch (e) {
-    throw new Error("this executable (" + process.platform + "-" + process.arch + ") was built without " + file);
-  }
-  const dir = mkdtempSync(join(tmpdir(), "workbay-pty-"));
-  const path = join(dir, name);
-  try {
-    writeFileSync(path, new Uint8Array(raw), { mode: 0o700 });
-    const module = { exports: {} };
-    process.dlopen(module, path);
-    return module.exports;
-  } finally {
-    // Loaded (mapped) already: the file is not needed.
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const asset = file.replace(/\\.node$/, "") + "-" + process.platform + "-" + process.arch + ".node";
+  return loadNative(asset, "node-pty's " + file);
 };
 `
     }))
@@ -184,7 +225,7 @@ const bundle = async (program) => {
     // A SEA's script is CommonJS: `import.meta.url` is the executable itself.
     define: { "import.meta.url": "__executableUrl" },
     banner: { js: `var __executableUrl = require("node:url").pathToFileURL(process.execPath).href;` },
-    plugins: [optionalNatives, sshNatives, ptyLoader, ...program.plugins]
+    plugins: [seaNativeModule, wsNatives, sshNatives, ptyLoader, ...program.plugins]
   })
   return result.outputFiles[0].text
 }
@@ -358,8 +399,24 @@ const ptyAssets = async (warn, fetch = true) => {
       missing.push({ os: "linux", arch: GO_ARCH[arch], reason })
       warn(`executables: no node-pty pty.node for linux-${arch}, its executable will have no terminals: ${reason}`)
     }
+    // ws's native helpers where their packages ship a prebuilt one for the architecture (glibc's,
+    // not musl's); none: that executable masks and checks frames in JavaScript.
+    for (const name of WS_NATIVES) {
+      const prebuilt = wsPrebuilt(name, arch)
+      if (prebuilt !== undefined) assets[`${name}-linux-${arch}.node`] = prebuilt
+    }
   }
   return { assets, missing }
+}
+
+/** The installed package `name`'s prebuilt `.node` for Linux `arch` (Node's name), if it ships one. */
+const wsPrebuilt = (name, arch) => {
+  try {
+    const file = join(dirname(require.resolve(`${name}/package.json`)), "prebuilds", `linux-${arch}`, `${name}.node`)
+    return existsSync(file) ? file : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** Injects the SEA blob into a copy of the Node executable `node` at `exe`. */

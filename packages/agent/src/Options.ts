@@ -91,7 +91,7 @@ export const USAGE =
   `Usage: workbay-agent --url <access URL> [--token <agent token> | --auth aws|azure|google [--agent-name <name>]]
        [--metadata-url <url>] [--directory <dir>] [--log-dir <dir>] [--task-command <command>]
        [--devcontainer-cli <command>]
-       workbay-agent --version | --help
+       workbay-agent --version | --build-info | --help
 Each flag may be given as an environment variable instead: ${Object.keys(ENV).join(", ")}.`
 
 /** Options from `argv` (without node and the script) and `env`; throws with the usage on a mistake. */
