@@ -384,10 +384,11 @@ const ptyNode = async (arch, fetch = true) => {
 }
 
 /**
- * The SEA assets: each built Linux architecture's pty.node as `pty-linux-<arch>.node`, and the
+ * The SEA assets: each built Linux architecture's pty.node as `pty-linux-<arch>.node` and ws's
+ * native helpers as `<name>-linux-<arch>.node` where their packages ship them, and the
  * architectures whose pty.node could not be got, with why.
  */
-const ptyAssets = async (warn, fetch = true) => {
+const nativeAssets = async (warn, fetch = true) => {
   const assets = {}
   const missing = []
   if (process.platform !== "linux") return { assets, missing }
@@ -483,7 +484,7 @@ export async function buildExecutables(
     throw new Error(`No ${program.what} executable for ${process.platform}-${process.arch}.`)
   }
   const script = await bundle(program)
-  const { assets, missing } = await ptyAssets(warn)
+  const { assets, missing } = await nativeAssets(warn)
   const inputs = inputsOf(script, assets)
   const existing = readManifest(dir)
   if (current(dir, existing, inputs)) return { ...existing, built: false }

@@ -121,6 +121,8 @@ export const makeStreams = (options: StreamsOptions): Streams => {
     })
   }
 
+  const counts = () => ({ reconnectingPty: ptys.attached, ssh: ssh.size, tcp: tunnels })
+
   return {
     handle: (message) => {
       const parsed = parseStreamOpen(message)
@@ -129,12 +131,13 @@ export const makeStreams = (options: StreamsOptions): Streams => {
       return true
     },
     open,
-    counts: () => ({ reconnectingPty: ptys.attached, ssh: ssh.size, tcp: tunnels }),
+    counts,
     usage: () => {
+      const now = counts()
       const used = {
-        reconnectingPty: Math.max(ptys.attached, opened.pty),
-        ssh: Math.max(ssh.size, opened.ssh),
-        tcp: Math.max(tunnels, opened.tcp)
+        reconnectingPty: Math.max(now.reconnectingPty, opened.pty),
+        ssh: Math.max(now.ssh, opened.ssh),
+        tcp: Math.max(now.tcp, opened.tcp)
       }
       opened = { pty: 0, ssh: 0, tcp: 0 }
       return used

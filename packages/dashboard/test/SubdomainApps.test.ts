@@ -9,8 +9,7 @@
 import { type RunningAgent, startAgent } from "@workbay/agent"
 import { dashboardDir } from "@workbay/dashboard"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Browser } from "playwright-core"
@@ -18,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { eventually } from "../../agent/test/support.js"
 import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
-import { browserAvailable, expectNoProblems, launchBrowser, signIn, watchedPage } from "./browser.js"
+import { browserAvailable, expectNoProblems, htmlApp, launchBrowser, signIn, watchedPage } from "./browser.js"
 
 const available = browserAvailable("the subdomain apps' browser test")
 
@@ -46,11 +45,8 @@ describe.skipIf(!available)("a subdomain app from the dashboard, in Chromium", (
   let workspace: { id: string; name: string; latest_build: any }
 
   beforeAll(async () => {
-    app = createServer((req, res) => {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-      res.end(`<!doctype html><html lang="en"><title>Notes</title><h1>Notes at ${req.url}</h1></html>`)
-    })
-    await new Promise<void>((r) => app.listen(0, "127.0.0.1", () => r()))
+    let port: number
+    ;({ server: app, port } = await htmlApp("Notes"))
     const started = await startWithOwner({
       dashboard: { dir: dashboardDir },
       lifecycle: false,
@@ -58,7 +54,7 @@ describe.skipIf(!available)("a subdomain app from the dashboard, in Chromium", (
     })
     srv = started.srv
     owner = started.owner
-    const t = await makeTemplate(srv, owner, started.orgId, template((app.address() as AddressInfo).port))
+    const t = await makeTemplate(srv, owner, started.orgId, template(port))
     workspace = await makeWorkspace(srv, owner, started.orgId, t.id)
     const credentials = await owner.get(`/workspaces/${workspace.id}/external-agent/main/credentials`)
     dir = mkdtempSync(join(tmpdir(), "workbay-subdomain-browser-"))

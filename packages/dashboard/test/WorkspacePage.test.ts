@@ -18,15 +18,22 @@
 import { type RunningAgent, startAgent } from "@workbay/agent"
 import { dashboardDir } from "@workbay/dashboard"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { eventually, externalAgentWorkspace } from "../../agent/test/support.js"
 import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
-import { browserAvailable, expectAccessible, expectNoProblems, launchBrowser, signIn, watchedPage } from "./browser.js"
+import {
+  browserAvailable,
+  expectAccessible,
+  expectNoProblems,
+  htmlApp,
+  launchBrowser,
+  signIn,
+  watchedPage
+} from "./browser.js"
 
 const available = browserAvailable("the workspace page's browser test")
 
@@ -41,12 +48,7 @@ describe.skipIf(!available)("the workspace page as people use it, in Chromium", 
   const directory = mkdtempSync(join(tmpdir(), "workbay-dashboard-workspace-page-"))
 
   beforeAll(async () => {
-    app = createServer((req, res) => {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-      res.end(`<!doctype html><html lang="en"><title>Dev server</title><h1>Dev server at ${req.url}</h1></html>`)
-    })
-    await new Promise<void>((r) => app.listen(0, "127.0.0.1", () => r()))
-    appPort = (app.address() as AddressInfo).port
+    ;({ server: app, port: appPort } = await htmlApp("Dev server"))
     const started = await startWithOwner({
       dashboard: { dir: dashboardDir },
       lifecycle: false,

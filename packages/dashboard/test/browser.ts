@@ -8,7 +8,9 @@
  * `describe.skipIf(!browserAvailable(...))`.
  */
 import { existsSync, readFileSync } from "node:fs"
+import { createServer, type Server } from "node:http"
 import { createRequire } from "node:module"
+import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
@@ -122,4 +124,17 @@ export const signIn = async (page: Page, url: string, email: string, password = 
   await page.getByLabel("Password").fill(password)
   await page.getByLabel("Password").press("Enter")
   await page.getByRole("heading", { name: "Workspaces" }).waitFor()
+}
+
+/**
+ * A web app of the test on 127.0.0.1 (a free port): every path answers an HTML page whose heading
+ * is `<title> at <path>`. Answers the server (to close) and its port.
+ */
+export const htmlApp = async (title: string): Promise<{ server: Server; port: number }> => {
+  const server = createServer((req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+    res.end(`<!doctype html><html lang="en"><title>${title}</title><h1>${title} at ${req.url}</h1></html>`)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
+  return { server, port: (server.address() as AddressInfo).port }
 }

@@ -43,6 +43,10 @@ export const versionMismatch = (
 const GO_OS: Record<string, string> = { linux: "linux", darwin: "darwin", win32: "windows" }
 const GO_ARCH: Record<string, string> = { x64: "amd64", arm64: "arm64", arm: "armv7" }
 
+/** The deployment's build info (`GET /buildinfo`, which needs no login). */
+const buildInfoOf = (url: string, signal?: AbortSignal) =>
+  unwrap(new Client(url, undefined).rest.GET("/api/v2/buildinfo", signal === undefined ? {} : { signal }))
+
 /** How long a command waits for the deployment's version before it runs without knowing it. */
 const CHECK_TIMEOUT_MS = 5_000
 
@@ -55,9 +59,7 @@ const CHECK_TIMEOUT_MS = 5_000
 export const warnOnMismatch = async (ctx: Context, cliVersion: string): Promise<void> => {
   if (ctx.url === undefined) return
   try {
-    const info = await unwrap(
-      new Client(ctx.url, undefined).rest.GET("/api/v2/buildinfo", { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) })
-    )
+    const info = await buildInfoOf(ctx.url, AbortSignal.timeout(CHECK_TIMEOUT_MS))
     const warning = versionMismatch(cliVersion, info.version, info.upgrade_message, ctx.url)
     if (warning !== undefined) process.stderr.write(`${warning}\n`)
   } catch {
@@ -71,7 +73,7 @@ export const version = async (ctx: Context, cliVersion: string) => {
   let warning: string | undefined
   if (ctx.url !== undefined) {
     try {
-      const info = await unwrap(new Client(ctx.url, undefined).rest.GET("/api/v2/buildinfo"))
+      const info = await buildInfoOf(ctx.url)
       deployment = { url: ctx.url, version: info.version }
       warning = versionMismatch(cliVersion, info.version, info.upgrade_message, ctx.url)
     } catch (e) {
