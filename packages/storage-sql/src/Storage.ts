@@ -34,6 +34,7 @@ import * as TaskRepositories from "./tasks/Repositories.js"
 import * as FileRepositories from "./templates/Repositories.js"
 import * as TemplateRepositories from "./templates/TemplateRepositories.js"
 import { transactionsLayer } from "./Transaction.js"
+import * as KeyCache from "./users/KeyCache.js"
 import * as UserLinkRepositories from "./users/LinkRepositories.js"
 import * as LoginThrottleRepositories from "./users/LoginThrottleRepositories.js"
 import * as Repositories from "./users/Repositories.js"
@@ -87,8 +88,14 @@ const baseRepositories = Layer.mergeAll(
   Secrets.layer
 )
 
-/** Every repository of every area, and `Transactions`, on whichever `SqlClient` is provided. */
-export const repositories = LifecycleRepositories.layer.pipe(Layer.provideMerge(baseRepositories))
+/**
+ * Every repository of every area, and `Transactions`, on whichever `SqlClient` and `PubSub` are
+ * provided (the cache of authenticated keys hears the other replicas' changes through it).
+ */
+export const repositories = LifecycleRepositories.layer.pipe(
+  Layer.provideMerge(baseRepositories),
+  Layer.provide(KeyCache.layer)
+)
 
 /** The ports every storage provides: the repositories, `Transactions` and `PubSub`. */
 export type StoragePorts = Layer.Layer.Success<typeof repositories> | PubSub
@@ -103,7 +110,7 @@ export const fromClient = <E>(
   setup: Effect.Effect<void, unknown, SqlClient.SqlClient>,
   pubsub: Layer.Layer<PubSub, never, SqlClient.SqlClient>
 ): Layer.Layer<StoragePorts | SqlClient.SqlClient, E> =>
-  Layer.merge(repositories, pubsub).pipe(
+  repositories.pipe(Layer.provideMerge(pubsub)).pipe(
     Layer.provideMerge(
       Layer.effectDiscard(
         Effect.zipRight(setup, runMigrations(types)).pipe(Effect.orDie)

@@ -19,6 +19,7 @@ import { Effect, Layer, Option } from "effect"
 import { bool, columns, date, first, json, literal, nullableDate, nullableText, type Row, text } from "../Columns.js"
 import { bind } from "../Rows.js"
 import { transaction } from "../Transaction.js"
+import { KeyCache } from "../users/KeyCache.js"
 
 const rowToApp = columns<OAuth2AppRecord>("oauth2_provider_apps", {
   id: text,
@@ -77,11 +78,19 @@ export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const withTransaction = transaction(sql)
   const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.orDie(effect)
+  const cache = yield* KeyCache
+
+  /** Deletes the API keys `ids` selects; their users' cached keys go (KeyCache.ts). */
+  const deleteKeys = (ids: Statement.Fragment) =>
+    Effect.flatMap(
+      sql<{ user_id: unknown }>`DELETE FROM api_keys WHERE id IN (${ids}) RETURNING user_id`,
+      (rs) => cache.changed(rs.map((r) => text(r.user_id, "api_keys.user_id")))
+    )
 
   /** Deletes the API keys of the tokens `where` selects, then the tokens; how many tokens. */
   const deleteTokensWhere = (where: Statement.Fragment) =>
     run(withTransaction(Effect.gen(function*() {
-      yield* sql`DELETE FROM api_keys WHERE id IN (SELECT api_key_id FROM oauth2_provider_app_tokens WHERE ${where})`
+      yield* deleteKeys(sql`SELECT api_key_id FROM oauth2_provider_app_tokens WHERE ${where}`)
       const rows = yield* sql<Row>`DELETE FROM oauth2_provider_app_tokens WHERE ${where} RETURNING id`
       return rows.length
     })))
@@ -115,7 +124,7 @@ export const make = Effect.gen(function*() {
         WHERE id = ${a.id} RETURNING id`).pipe(Effect.map((rs) => rs.length > 0)),
     deleteApp: (id) =>
       run(withTransaction(Effect.gen(function*() {
-        yield* sql`DELETE FROM api_keys WHERE id IN (SELECT api_key_id FROM oauth2_provider_app_tokens WHERE app_id = ${id})`
+        yield* deleteKeys(sql`SELECT api_key_id FROM oauth2_provider_app_tokens WHERE app_id = ${id}`)
         yield* sql`DELETE FROM oauth2_provider_app_tokens WHERE app_id = ${id}`
         yield* sql`DELETE FROM oauth2_provider_app_codes WHERE app_id = ${id}`
         yield* sql`DELETE FROM oauth2_provider_app_secrets WHERE app_id = ${id}`
@@ -150,7 +159,7 @@ export const make = Effect.gen(function*() {
         >`DELETE FROM oauth2_provider_app_secrets WHERE id = ${id} AND app_id = ${appId} RETURNING id`
         if (rows.length === 0) return Option.none<number>()
         const where = sql`app_secret_id = ${id}`
-        yield* sql`DELETE FROM api_keys WHERE id IN (SELECT api_key_id FROM oauth2_provider_app_tokens WHERE ${where})`
+        yield* deleteKeys(sql`SELECT api_key_id FROM oauth2_provider_app_tokens WHERE ${where}`)
         const tokens = yield* sql<Row>`DELETE FROM oauth2_provider_app_tokens WHERE ${where} RETURNING used_at`
         // Rotated tokens were dead already: only the ones still usable count.
         return Option.some(tokens.filter((t) => t.used_at === null).length)
@@ -190,17 +199,15 @@ export const make = Effect.gen(function*() {
         const rows = yield* sql<Row>`UPDATE oauth2_provider_app_tokens SET used_at = ${bind(at)}
           WHERE id = ${id} AND used_at IS NULL RETURNING api_key_id`
         if (rows.length === 0) return false
-        yield* sql`DELETE FROM api_keys WHERE id = ${
-          text(rows[0]!.api_key_id, "oauth2_provider_app_tokens.api_key_id")
-        }`
+        yield* deleteKeys(sql`${text(rows[0]!.api_key_id, "oauth2_provider_app_tokens.api_key_id")}`)
         return true
       }))),
     revokeFamily: (familyId) => deleteTokensWhere(sql`family_id = ${familyId}`),
     revokeUserApp: (appId, userId) =>
       run(withTransaction(Effect.gen(function*() {
         yield* sql`DELETE FROM oauth2_provider_app_codes WHERE app_id = ${appId} AND user_id = ${userId}`
-        yield* sql`DELETE FROM api_keys WHERE id IN (SELECT api_key_id FROM oauth2_provider_app_tokens
-          WHERE app_id = ${appId} AND user_id = ${userId})`
+        yield* deleteKeys(sql`SELECT api_key_id FROM oauth2_provider_app_tokens
+          WHERE app_id = ${appId} AND user_id = ${userId}`)
         const rows = yield* sql<
           Row
         >`DELETE FROM oauth2_provider_app_tokens WHERE app_id = ${appId} AND user_id = ${userId} RETURNING id`

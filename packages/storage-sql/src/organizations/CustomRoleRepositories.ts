@@ -9,6 +9,7 @@ import { columns, date, first, from, json, text } from "../Columns.js"
 import { escapeLike } from "../Filters.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
+import { KeyCache } from "../users/KeyCache.js"
 
 const toRecord = columns<CustomRoleRecord>("custom_roles", {
   id: text,
@@ -24,6 +25,7 @@ const roleNames = json<ReadonlyArray<string>>([])
 /** The custom role repository on the provided `SqlClient`. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const cache = yield* KeyCache
   const orDie = Effect.orDie
   const withTransaction = transaction(sql)
 
@@ -74,14 +76,16 @@ export const make = Effect.gen(function*() {
         const like = `%${escapeLike(JSON.stringify(name))}%`
         const holders = yield* sql`SELECT user_id, roles FROM organization_members
           WHERE organization_id = ${orgId} AND roles LIKE ${like} ESCAPE '\\'`
+        const changed: Array<string> = []
         for (const h of holders) {
           const roles = roleNames(h.roles, "organization_members.roles")
           if (!roles.includes(name)) continue
+          const userId = text(h.user_id, "organization_members.user_id")
           yield* sql`UPDATE organization_members SET roles = ${JSON.stringify(roles.filter((r) => r !== name))},
-            updated_at = ${at.toISOString()} WHERE organization_id = ${orgId} AND user_id = ${
-            text(h.user_id, "organization_members.user_id")
-          }`
+            updated_at = ${at.toISOString()} WHERE organization_id = ${orgId} AND user_id = ${userId}`
+          changed.push(userId)
         }
+        yield* cache.changed(changed)
         return true
       })).pipe(orDie)
   }
@@ -89,4 +93,7 @@ export const make = Effect.gen(function*() {
 })
 
 /** The custom role port, on whichever `SqlClient` is provided. */
-export const layer: Layer.Layer<CustomRoleRepo, never, SqlClient.SqlClient> = Layer.effect(CustomRoleRepo, make)
+export const layer: Layer.Layer<CustomRoleRepo, never, SqlClient.SqlClient | KeyCache> = Layer.effect(
+  CustomRoleRepo,
+  make
+)

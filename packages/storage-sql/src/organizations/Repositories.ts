@@ -18,6 +18,7 @@ import { userConditions } from "../Filters.js"
 import { bind, bindRecord, rowToJoinedUser, rowToMembership, rowToOrganization, USER_JOIN_COLUMNS } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
+import { KeyCache } from "../users/KeyCache.js"
 
 const shareableOwners = literal(ShareableWorkspaceOwners.literals)
 
@@ -47,6 +48,8 @@ export const make = Effect.gen(function*() {
   const withTransaction = transaction(sql)
   const read = yield* directReads(sql)
   const reads = yield* directStatements(sql)
+  const cache = yield* KeyCache
+  const changes = cache.changing
 
   /** Removes `userId` from the groups `groupIds` selects, keeping their member counts. */
   const leaveGroups = (userId: string, groupIds: Statement.Statement<Row>) =>
@@ -138,8 +141,11 @@ export const make = Effect.gen(function*() {
         yield* sql`DELETE FROM group_members WHERE group_id IN (${groupIds})`
         yield* sql`DELETE FROM groups WHERE organization_id = ${id}`
         yield* sql`DELETE FROM counters WHERE name = ${`groups:${id}`}`
-        yield* sql`DELETE FROM organization_members WHERE organization_id = ${id}`
+        const members = yield* sql<
+          { user_id: unknown }
+        >`DELETE FROM organization_members WHERE organization_id = ${id} RETURNING user_id`
         yield* sql`DELETE FROM organizations WHERE id = ${id}`
+        yield* cache.changed(members.map((m) => text(m.user_id, "organization_members.user_id")))
       })).pipe(orDie)
   })
 
@@ -150,7 +156,7 @@ export const make = Effect.gen(function*() {
       unique(withTransaction(Effect.gen(function*() {
         yield* sql`INSERT INTO organization_members ${sql.insert(values(m))}`
         yield* sql`UPDATE groups SET member_count = member_count + 1 WHERE id = ${m.organization_id}`
-      }))).pipe(Effect.asVoid),
+      }))).pipe(Effect.asVoid, changes(m.user_id)),
     delete: (orgId, userId) =>
       withTransaction(Effect.gen(function*() {
         const rs =
@@ -159,7 +165,7 @@ export const make = Effect.gen(function*() {
         yield* sql`UPDATE groups SET member_count = member_count - 1 WHERE id = ${orgId}`
         yield* leaveGroups(userId, sql`SELECT id FROM groups WHERE organization_id = ${orgId}`)
         return true
-      })).pipe(orDie),
+      })).pipe(orDie, changes(userId)),
     find: (orgId, userId) =>
       orDie(sql`SELECT * FROM organization_members WHERE organization_id = ${orgId} AND user_id = ${userId}`).pipe(
         Effect.map((rs) => first(rs, (r) => rowToMembership(r)))
@@ -168,7 +174,7 @@ export const make = Effect.gen(function*() {
       orDie(
         sql`UPDATE organization_members SET roles = ${JSON.stringify(roles)}, updated_at = ${at.toISOString()}
             WHERE organization_id = ${orgId} AND user_id = ${userId} RETURNING *`
-      ).pipe(Effect.map((rs) => first(rs, (r) => rowToMembership(r)))),
+      ).pipe(Effect.map((rs) => first(rs, (r) => rowToMembership(r))), changes(userId)),
     ofUsers: (userIds) =>
       userIds.length === 0
         ? Effect.succeed(new Map())
@@ -194,7 +200,7 @@ export const make = Effect.gen(function*() {
           WHERE id IN (SELECT organization_id FROM organization_members WHERE user_id = ${userId})`
         yield* leaveGroups(userId, sql`SELECT group_id FROM group_members WHERE user_id = ${userId}`)
         yield* sql`DELETE FROM organization_members WHERE user_id = ${userId}`
-      })).pipe(orDie, Effect.asVoid),
+      })).pipe(orDie, Effect.asVoid, changes(userId)),
     ofUser: (userId) =>
       orDie(
         read(MEMBERSHIPS_OF_USER_SQLITE, [userId], () =>
@@ -235,6 +241,7 @@ export const make = Effect.gen(function*() {
 })
 
 /** The organization and member ports, on whichever `SqlClient` is provided. */
-export const layer: Layer.Layer<OrganizationRepo | MemberRepo, never, SqlClient.SqlClient> = Layer.effectContext(
-  Effect.map(make, (r) => Context.make(OrganizationRepo, r.organizations).pipe(Context.add(MemberRepo, r.members)))
-)
+export const layer: Layer.Layer<OrganizationRepo | MemberRepo, never, SqlClient.SqlClient | KeyCache> = Layer
+  .effectContext(
+    Effect.map(make, (r) => Context.make(OrganizationRepo, r.organizations).pipe(Context.add(MemberRepo, r.members)))
+  )

@@ -4,7 +4,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { ApiKeyRepo, GitSshKeyRepo, LoginConversionRepo, type UserPatch, UserRepo } from "@workbay/core"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { bool, first, json, type Row, text } from "../Columns.js"
 import { dialectReads, directReads, directStatements } from "../DirectReads.js"
 import { escapeLike } from "../Filters.js"
@@ -23,6 +23,7 @@ import {
 import { LIFECYCLE_RECHECK } from "../Schema.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
+import { KeyCache } from "./KeyCache.js"
 import { conversionReads } from "./LinkRepositories.js"
 
 const values = bindRecord
@@ -73,6 +74,8 @@ export const make = Effect.gen(function*() {
   const read = yield* directReads(sql)
   const reads = yield* directStatements(sql)
   const dialectRead = yield* dialectReads(sql)
+  const cache = yield* KeyCache
+  const changes = cache.changing
 
   /** Moves the kept user counts (see migration 0003). */
   const bumpUsers = (live: number, active: number) =>
@@ -189,52 +192,7 @@ export const make = Effect.gen(function*() {
           : Number((yield* reads(sql<{ n: number | string }>`SELECT count(*) AS n FROM users WHERE ${filtered}`))[0]!.n)
         return { users: rows.map((r) => rowToUser(r)), count }
       }).pipe(orDie),
-    update: (id, patch) => {
-      const { deleted, status, ...rest } = patch
-      const plainRow = (p: UserPatch) =>
-        Object.keys(values(p)).length === 0
-          ? sql`SELECT * FROM users WHERE id = ${id}`
-          : sql`UPDATE users SET ${sql.update(values(p))} WHERE id = ${id} RETURNING *`
-      // A rename rewrites the owner username the workspace list sorts on (migration 0012).
-      const plain = (p: UserPatch) =>
-        p.username === undefined ? plainRow(p) : withTransaction(Effect.gen(function*() {
-          const rs = yield* plainRow(p)
-          yield* sql`UPDATE workspaces SET owner_username = lower(${p.username}) WHERE owner_id = ${id}`
-          return rs
-        }))
-      if (deleted === undefined && status === undefined) {
-        return unique(plain(rest)).pipe(Effect.map((rs) => first(rs, rowToUser)))
-      }
-      // Deletion and status move the kept counts. Each is a guarded update that changes the row
-      // only if it is not already so, and the counts move only when a row changed: two racing
-      // deletions of one user count once.
-      return unique(withTransaction(Effect.gen(function*() {
-        let changed = false
-        if (deleted !== undefined) {
-          const rs = yield* sql<{ status: string }>`UPDATE users SET deleted = ${bind(deleted)}
-            WHERE id = ${id} AND deleted = ${bind(!deleted)} RETURNING status`
-          const sign = deleted ? -1 : 1
-          if (rs.length > 0) yield* bumpUsers(sign, rs[0]!.status === "active" ? sign : 0)
-          changed = rs.length > 0
-        }
-        if (status !== undefined) {
-          const rs = yield* sql<{ deleted: unknown }>`UPDATE users SET status = ${status}
-            WHERE id = ${id} AND status <> ${status} RETURNING deleted`
-          if (rs.length > 0 && !bool(rs[0]!.deleted, "users.deleted")) yield* bumpUsers(0, status === "active" ? 1 : -1)
-          // The lifecycle rules read the owner's status (a suspended owner's workspaces stop, only
-          // an active owner's start): the executor looks at their workspaces again (migration 0013).
-          if (rs.length > 0) {
-            yield* sql`UPDATE workspaces SET ${
-              sql.literal(LIFECYCLE_RECHECK)
-            } WHERE owner_id = ${id} AND deleted = FALSE`
-          }
-          changed ||= rs.length > 0
-        }
-        const rs = yield* plain(rest)
-        if (changed) yield* recordStatus(id, "updated_at")
-        return rs
-      }))).pipe(Effect.map((rs) => first(rs, rowToUser)))
-    },
+    update: (id, patch) => changes(id)(updateUser(id, patch)),
     count: keptUserCount(undefined),
     findPreferences: (id) =>
       orDie(sql<{ preferences: unknown }>`SELECT preferences FROM users WHERE id = ${id}`).pipe(
@@ -245,25 +203,73 @@ export const make = Effect.gen(function*() {
         sql`UPDATE users SET preferences = ${
           JSON.stringify(preferences)
         }, updated_at = ${at.toISOString()} WHERE id = ${id} RETURNING id`
-      ).pipe(Effect.map((rs) => rs.length > 0))
+      ).pipe(Effect.map((rs) => rs.length > 0), changes(id))
   })
+
+  function updateUser(id: string, patch: UserPatch) {
+    const { deleted, status, ...rest } = patch
+    const plainRow = (p: UserPatch) =>
+      Object.keys(values(p)).length === 0
+        ? sql`SELECT * FROM users WHERE id = ${id}`
+        : sql`UPDATE users SET ${sql.update(values(p))} WHERE id = ${id} RETURNING *`
+    // A rename rewrites the owner username the workspace list sorts on (migration 0012).
+    const plain = (p: UserPatch) =>
+      p.username === undefined ? plainRow(p) : withTransaction(Effect.gen(function*() {
+        const rs = yield* plainRow(p)
+        yield* sql`UPDATE workspaces SET owner_username = lower(${p.username}) WHERE owner_id = ${id}`
+        return rs
+      }))
+    if (deleted === undefined && status === undefined) {
+      return unique(plain(rest)).pipe(Effect.map((rs) => first(rs, rowToUser)))
+    }
+    // Deletion and status move the kept counts. Each is a guarded update that changes the row
+    // only if it is not already so, and the counts move only when a row changed: two racing
+    // deletions of one user count once.
+    return unique(withTransaction(Effect.gen(function*() {
+      let changed = false
+      if (deleted !== undefined) {
+        const rs = yield* sql<{ status: string }>`UPDATE users SET deleted = ${bind(deleted)}
+            WHERE id = ${id} AND deleted = ${bind(!deleted)} RETURNING status`
+        const sign = deleted ? -1 : 1
+        if (rs.length > 0) yield* bumpUsers(sign, rs[0]!.status === "active" ? sign : 0)
+        changed = rs.length > 0
+      }
+      if (status !== undefined) {
+        const rs = yield* sql<{ deleted: unknown }>`UPDATE users SET status = ${status}
+            WHERE id = ${id} AND status <> ${status} RETURNING deleted`
+        if (rs.length > 0 && !bool(rs[0]!.deleted, "users.deleted")) yield* bumpUsers(0, status === "active" ? 1 : -1)
+        // The lifecycle rules read the owner's status (a suspended owner's workspaces stop, only
+        // an active owner's start): the executor looks at their workspaces again (migration 0013).
+        if (rs.length > 0) {
+          yield* sql`UPDATE workspaces SET ${sql.literal(LIFECYCLE_RECHECK)} WHERE owner_id = ${id} AND deleted = FALSE`
+        }
+        changed ||= rs.length > 0
+      }
+      const rs = yield* plain(rest)
+      if (changed) yield* recordStatus(id, "updated_at")
+      return rs
+    }))).pipe(Effect.map((rs) => first(rs, rowToUser)))
+  }
 
   const apiKeys = ApiKeyRepo.of({
     insert: (k) => unique(sql`INSERT INTO api_keys ${sql.insert(values(k))}`).pipe(Effect.asVoid),
     findWithUser: (id) =>
-      orDie(
-        dialectRead(FIND_KEY_WITH_USER, [id], () =>
-          sql`SELECT ${sql.literal(KEY_JOIN_COLUMNS)}, ${sql.literal(USER_JOIN_COLUMNS)}, ${
-            sql.literal(sql.onDialectOrElse({
-              pg: () =>
-                KEY_MEMBERSHIPS.pg,
-              orElse: () =>
-                KEY_MEMBERSHIPS.sqlite
-            }))
-          } FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ${id}`)
-      ).pipe(Effect.map((rs) =>
-        first(rs, rowToKeyWithUser)
-      )),
+      cache.through(
+        id,
+        orDie(
+          dialectRead(FIND_KEY_WITH_USER, [id], () =>
+            sql`SELECT ${sql.literal(KEY_JOIN_COLUMNS)}, ${sql.literal(USER_JOIN_COLUMNS)}, ${
+              sql.literal(sql.onDialectOrElse({
+                pg: () =>
+                  KEY_MEMBERSHIPS.pg,
+                orElse: () =>
+                  KEY_MEMBERSHIPS.sqlite
+              }))
+            } FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ${id}`)
+        ).pipe(Effect.map((rs) =>
+          first(rs, rowToKeyWithUser)
+        ))
+      ),
     findById: (id) =>
       orDie(sql`SELECT * FROM api_keys WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, (r) => rowToApiKey(r)))),
     findByName: (userId, name) =>
@@ -293,7 +299,10 @@ export const make = Effect.gen(function*() {
         Effect.map((rs) => rs.map((r) => ({ key: rowToApiKey(r), username: text(r.owner_username, "users.username") })))
       ),
     delete: (id) =>
-      orDie(sql`DELETE FROM api_keys WHERE id = ${id} RETURNING id`).pipe(Effect.map((rs) => rs.length > 0)),
+      orDie(sql<{ user_id: unknown }>`DELETE FROM api_keys WHERE id = ${id} RETURNING user_id`).pipe(
+        Effect.tap((rs) => cache.changed(rs.map((r) => text(r.user_id, "api_keys.user_id")))),
+        Effect.map((rs) => rs.length > 0)
+      ),
     expire: (id, at) =>
       Effect.zipRight(
         orDie(
@@ -301,21 +310,24 @@ export const make = Effect.gen(function*() {
               WHERE id = ${id} AND expires_at > ${at.toISOString()}`
         ),
         orDie(sql`SELECT * FROM api_keys WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToApiKey)))
-      ),
+      ).pipe(Effect.tap((key) => cache.changed(Option.toArray(Option.map(key, (k) => k.user_id))))),
     deleteByUser: (userId) =>
-      orDie(withTransaction(Effect.gen(function*() {
-        yield* sql`DELETE FROM api_keys WHERE user_id = ${userId}`
-        yield* sql`DELETE FROM oauth2_provider_app_codes WHERE user_id = ${userId}`
-        const tokens = yield* sql<
-          { readonly used_at: unknown }
-        >`DELETE FROM oauth2_provider_app_tokens WHERE user_id = ${userId} RETURNING used_at`
-        // Rotated tokens were dead already: only the ones still usable count.
-        return tokens.filter((t) => t.used_at === null).length
-      }))),
+      orDie(
+        withTransaction(Effect.gen(function*() {
+          yield* sql`DELETE FROM api_keys WHERE user_id = ${userId}`
+          yield* sql`DELETE FROM oauth2_provider_app_codes WHERE user_id = ${userId}`
+          const tokens = yield* sql<
+            { readonly used_at: unknown }
+          >`DELETE FROM oauth2_provider_app_tokens WHERE user_id = ${userId} RETURNING used_at`
+          // Rotated tokens were dead already: only the ones still usable count.
+          return tokens.filter((t) => t.used_at === null).length
+        })).pipe(changes(userId))
+      ),
+    // Sliding only moves expiry later, and the cache reads keys near expiry again: no other replica need know.
     touch: (id, lastUsed, expiresAt) =>
       orDie(
         sql`UPDATE api_keys SET last_used = ${lastUsed.toISOString()}, expires_at = ${expiresAt.toISOString()} WHERE id = ${id}`
-      ).pipe(Effect.asVoid),
+      ).pipe(Effect.ensuring(Effect.sync(() => cache.touched(id))), Effect.asVoid),
     purgeExpiredBefore: (before) => purgeBefore(sql, "api_keys", "expires_at", before)
   })
 
@@ -344,7 +356,7 @@ export const make = Effect.gen(function*() {
 export const layer: Layer.Layer<
   UserRepo | ApiKeyRepo | GitSshKeyRepo | LoginConversionRepo,
   never,
-  SqlClient.SqlClient
+  SqlClient.SqlClient | KeyCache
 > = Layer.effectContext(
   Effect.map(make, (r) =>
     Context.make(UserRepo, r.users).pipe(
