@@ -1,5 +1,6 @@
 /** Ports for things that are not storage: password hashing, mail, secrets. */
 import { Context, Effect, Layer } from "effect"
+import * as crypto from "node:crypto"
 import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto"
 
 /** Slow, salted password hashing. */
@@ -53,8 +54,23 @@ export class MailSender extends Context.Tag("@workbay/core/MailSender")<MailSend
   })
 }
 
+/** Node's one-shot digest (20.12 and later): no Hash object a call, what every authenticated request pays. */
+const oneShot: typeof crypto.hash | undefined = typeof crypto.hash === "function" ? crypto.hash : undefined
+
 /** SHA-256 of a secret, hex: how API key secrets are stored. */
-export const hashSecret = (secret: string): string => createHash("sha256").update(secret).digest("hex")
+export const hashSecret = (secret: string): string =>
+  oneShot !== undefined ? oneShot("sha256", secret, "hex") : createHash("sha256").update(secret).digest("hex")
+
+/**
+ * Whether two hashes (hex or other ASCII text) are equal, in a time that depends on their length
+ * only: no early exit at the first difference, and no buffers made for `timingSafeEqual`.
+ */
+export const sameHash = (a: string, b: string): boolean => {
+  if (a.length !== b.length) return false
+  let diff = 0
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return diff === 0
+}
 
 const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 /** A random string from [a-zA-Z0-9] drawn from the system CSPRNG. */

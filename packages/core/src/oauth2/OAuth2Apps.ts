@@ -4,13 +4,12 @@
  * registration access tokens are shown once and stored as SHA-256 hashes.
  */
 import { Clock, Effect, Option } from "effect"
-import { timingSafeEqual } from "node:crypto"
 import { authorize, authorizeRead } from "../Actor.js"
 import { auditAdditional, auditResource } from "../Audit.js"
 import { LicenseRepo } from "../enterprise/License.js"
 import { BadRequest, Forbidden, NotFound, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
-import { hashSecret, randomString } from "../Platform.js"
+import { hashSecret, randomString, sameHash } from "../Platform.js"
 import { Transactions } from "../Repositories.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
@@ -45,9 +44,6 @@ export const newClientSecret = () => {
   const secret = `wbs_${randomString(40)}`
   return { secret, hashed: hashSecret(secret), display: `${secret.slice(0, 10)}${"*".repeat(8)}` }
 }
-
-export const sameHash = (a: string, b: string) =>
-  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
 /** How audit entries name an app and a secret. */
 export const appResource = (app: Pick<OAuth2AppRecord, "id" | "name" | "icon">) => ({

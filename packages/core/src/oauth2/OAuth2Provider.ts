@@ -11,7 +11,7 @@ import { auditResource, auditUser } from "../Audit.js"
 import { accessHostOf, crossSiteRefusal, type RequestOrigin } from "../CrossSite.js"
 import { BadRequest, Forbidden, NotFound, type TooManyRequests, type Unauthorized } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
-import { hashSecret, randomString } from "../Platform.js"
+import { hashSecret, randomString, sameHash } from "../Platform.js"
 import { tokenWithin } from "../Rbac.js"
 import { Transactions } from "../Repositories.js"
 import { Settings } from "../Settings.js"
@@ -33,7 +33,7 @@ import {
   SupportedResponseTypes,
   TokenEndpointAuthMethods
 } from "./OAuth2App.js"
-import { issuerOf, sameHash } from "./OAuth2Apps.js"
+import { issuerOf } from "./OAuth2Apps.js"
 import {
   CONSENT_GRANT_PREFIX,
   type OAuth2AuthorizeQuery,

@@ -6,7 +6,7 @@
  * PubSub channel `pkey_deleted_<id>` and close.
  */
 import { Clock, Effect, Option } from "effect"
-import { randomBytes, timingSafeEqual } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { authorize } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { NIL_UUID } from "../Audit.js"
@@ -14,7 +14,7 @@ import { BadRequest, Conflict, NotFound, Unauthorized } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { DEFAULT_ORGANIZATION_ALIAS, Organizations } from "../organizations/Organizations.js"
 import { OrganizationRepo } from "../organizations/Repositories.js"
-import { hashSecret } from "../Platform.js"
+import { hashSecret, sameHash } from "../Platform.js"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { DAEMON_STALE_INTERVAL } from "./ProvisionerDaemon.js"
@@ -60,8 +60,6 @@ export const newProvisionerKey = () => {
   const key = randomBytes(32).toString("base64url")
   return { key, hashed: hashSecret(key) }
 }
-
-const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
 /** The name rules of the described system; the 400 it answers, or none. */
 export const provisionerKeyNameProblem = (name: string): string | undefined => {

@@ -6,12 +6,12 @@
  * stored. Statuses are the health checker's (`ProxyHealth`).
  */
 import { Clock, Effect, Option } from "effect"
-import { randomBytes, timingSafeEqual } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { authorize, authorizeRead } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, NotFound, ResponseBody, Unauthorized, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
-import { hashSecret } from "../Platform.js"
+import { hashSecret, sameHash } from "../Platform.js"
 import type { AuthzObject } from "../Rbac.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
@@ -74,8 +74,6 @@ export const newProxyToken = (id: string) => {
   const secret = randomBytes(32).toString("hex")
   return { token: `${id}:${secret}`, hashed: hashSecret(secret) }
 }
-
-const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000"
 

@@ -3,7 +3,6 @@
  * the first user, one-time passcodes, login conversion, and API keys.
  */
 import { Clock, Duration, Effect, Option } from "effect"
-import { timingSafeEqual } from "node:crypto"
 import type { Actor } from "../Actor.js"
 import {
   allowed,
@@ -27,7 +26,7 @@ import {
 import { Events } from "../Events.js"
 import { PREBUILDS_USER_ID } from "../Identity.js"
 import { IdGenerator } from "../Ids.js"
-import { hashSecret, MailSender, PasswordHasher, randomString } from "../Platform.js"
+import { hashSecret, MailSender, PasswordHasher, randomString, sameHash } from "../Platform.js"
 import { externalScopes, isScope, type TokenLimits, tokenWithin } from "../Rbac.js"
 import { Transactions } from "../Repositories.js"
 import { Settings } from "../Settings.js"
@@ -91,8 +90,6 @@ export const apiKeyResource = (key: Pick<ApiKeyRecord, "user_id">, target: strin
   target
 })
 
-const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
-
 /** Nanoseconds, the unit of Go's time.Duration, which the described API uses on the wire for lifetimes. */
 export const NANOS_PER_SECOND = 1_000_000_000
 
@@ -115,53 +112,69 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
 
     const orgRolesOf = (userId: string) => Effect.map(members.ofUser(userId), rolesByOrganization)
 
-    /** Turns a presented token into an actor, or fails with 401. */
-    const authenticate = (token: string): Effect.Effect<Actor, Unauthorized> =>
-      Effect.gen(function*() {
-        const parsed = parseApiKey(token)
-        if (parsed === undefined) {
-          return yield* unauthorized("Invalid API key format.", "API keys have the form <id>-<secret>.")
-        }
-        const found = yield* keys.findWithUser(parsed.id)
-        if (Option.isNone(found) || !sameHash(found.value.key.hashed_secret, hashSecret(parsed.secret))) {
-          return yield* unauthorized("Invalid API key.", "The API key is unknown or its secret does not match.")
-        }
-        const { key, user } = found.value
-        const at = yield* Clock.currentTimeMillis
-        if (key.expires_at.getTime() <= at) {
-          return yield* unauthorized("API key expired.", `The API key expired at ${key.expires_at.toISOString()}.`)
-        }
-        if (user.deleted) {
-          return yield* unauthorized("The user of this API key has been deleted.")
-        }
-        if (user.id === PREBUILDS_USER_ID) return yield* unauthorized("System users cannot sign in.")
-        if (user.status !== "active") {
-          return yield* unauthorized(
-            `User is not active (status = "${user.status}"). Contact an admin to reactivate your account.`
-          )
-        }
-        if (at - key.last_used.getTime() > TOUCH_INTERVAL_MS) {
-          const isSession = key.login_type !== "token" && key.login_type !== "oauth2_provider_app"
-          const sessionMs = Duration.toMillis(settings.sessionDuration)
-          // Sessions slide: each use (at most once a minute) pushes expiry a full session out.
-          const expiresAt = isSession && !settings.disableSessionExpiryRefresh
-            ? new Date(Math.max(key.expires_at.getTime(), at + sessionMs))
-            : key.expires_at
-          yield* keys.touch(key.id, new Date(at), expiresAt)
-        }
-        const { memberships } = found.value
-        // Memberships read with the key (one round trip on Postgres) are as fresh as the key itself.
-        const orgRoles = memberships === undefined
-          ? memo(orgRolesOf(user.id))
-          : Effect.succeed(rolesByOrganization(memberships))
-        return {
+    /**
+     * The actor of a key found for the token, or the 401 it is refused with; `touch` when its use
+     * is to be recorded. Plain code, not a generator: every authenticated request runs it.
+     */
+    const checkKey = (
+      found: Effect.Effect.Success<ReturnType<typeof keys.findWithUser>>,
+      secret: string,
+      at: number
+    ): Unauthorized | { readonly actor: Actor; readonly key: ApiKeyRecord; readonly touch: boolean } => {
+      if (Option.isNone(found) || !sameHash(found.value.key.hashed_secret, hashSecret(secret))) {
+        return unauthorized("Invalid API key.", "The API key is unknown or its secret does not match.")
+      }
+      const { key, memberships, user } = found.value
+      if (key.expires_at.getTime() <= at) {
+        return unauthorized("API key expired.", `The API key expired at ${key.expires_at.toISOString()}.`)
+      }
+      if (user.deleted) return unauthorized("The user of this API key has been deleted.")
+      if (user.id === PREBUILDS_USER_ID) return unauthorized("System users cannot sign in.")
+      if (user.status !== "active") {
+        return unauthorized(
+          `User is not active (status = "${user.status}"). Contact an admin to reactivate your account.`
+        )
+      }
+      // Memberships read with the key (one round trip on Postgres) are as fresh as the key itself.
+      const orgRoles = memberships === undefined
+        ? memo(orgRolesOf(user.id))
+        : Effect.succeed(rolesByOrganization(memberships))
+      return {
+        actor: {
           user,
           apiKey: key,
           orgRoles,
           groupIds: memo(Effect.suspend(() => members.groupIdsOf(user.id))),
           customRoles: memo(Effect.flatMap(orgRoles, (roles) => members.customRoles(roles)))
-        }
-      }).pipe(span("Auth.authenticate"))
+        },
+        key,
+        touch: at - key.last_used.getTime() > TOUCH_INTERVAL_MS
+      }
+    }
+
+    /** Records a key's use (at most once a minute); sessions slide: each pushes expiry a full session out. */
+    const touch = (key: ApiKeyRecord, at: number) => {
+      const isSession = key.login_type !== "token" && key.login_type !== "oauth2_provider_app"
+      const expiresAt = isSession && !settings.disableSessionExpiryRefresh
+        ? new Date(Math.max(key.expires_at.getTime(), at + Duration.toMillis(settings.sessionDuration)))
+        : key.expires_at
+      return keys.touch(key.id, new Date(at), expiresAt)
+    }
+
+    /** Turns a presented token into an actor, or fails with 401. */
+    const authenticate = (token: string): Effect.Effect<Actor, Unauthorized> => {
+      const parsed = parseApiKey(token)
+      if (parsed === undefined) {
+        return Effect.fail(unauthorized("Invalid API key format.", "API keys have the form <id>-<secret>."))
+      }
+      return Effect.flatMap(keys.findWithUser(parsed.id), (found) =>
+        Effect.clockWith((clock) => {
+          const at = clock.unsafeCurrentTimeMillis()
+          const checked = checkKey(found, parsed.secret, at)
+          if (checked instanceof Unauthorized) return Effect.fail(checked)
+          return checked.touch ? Effect.as(touch(checked.key, at), checked.actor) : Effect.succeed(checked.actor)
+        })).pipe(span("Auth.authenticate"))
+    }
 
     const insertKey = (
       userId: string,
