@@ -449,9 +449,17 @@ export const queryPlan = (db, sql, args = []) =>
     .join("; ")
 
 /** A warm-up load of `warmup` seconds (none at 0), then the measured load (see `load`). */
-export const warmThenLoad = async (url, { connections, warmup, duration, headers, requests }) => {
+/**
+ * A warm-up, then the measured load; with `pid`, the server process's CPU time per request over
+ * the measured load (`cpuUs`, user + system from /proc, in microseconds), as bench/run.mjs reads it.
+ */
+export const warmThenLoad = async (url, { connections, warmup, duration, headers, requests, pid }) => {
   if (warmup > 0) await load(url, { connections, duration: warmup, headers, requests })
-  return load(url, { connections, duration, headers, requests })
+  const cpu0 = pid === undefined ? undefined : cpuMs(pid)
+  const res = await load(url, { connections, duration, headers, requests })
+  const cpu1 = pid === undefined ? undefined : cpuMs(pid)
+  res.cpuUs = cpu0 === undefined || cpu1 === undefined ? undefined : ((cpu1 - cpu0) * 1000) / res.total
+  return res
 }
 
 /**

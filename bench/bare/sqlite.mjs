@@ -7,7 +7,7 @@
 //
 // Routes (under /api/v2): GET /buildinfo (readiness), GET /users/me, GET /users?limit&offset,
 // GET /workspaces/{id}, GET /workspaces?limit&offset, GET /templates/{id},
-// GET /groups/{id}?exclude_members=true, POST /users/{user}/keys/tokens,
+// GET /groups/{id}?exclude_members=true, GET and POST /users/{user}/keys/tokens,
 // POST /workspaces/{id}/builds (transition start, no parameters). What it leaves out, against
 // the service: the RBAC evaluator (the caller must be an owner, who may do all of these),
 // scopes and allow lists (the bench's session key has `all`), search queries, favorites of
@@ -70,6 +70,7 @@ const SQL = {
   userCounts: "SELECT name, value FROM counters WHERE name IN ('users', 'users_active')",
   membershipsIn: `SELECT user_id, organization_id FROM organization_members WHERE "user_id" IN (?)`,
   workspaceById: "SELECT * FROM workspaces WHERE id = ?",
+  tokensOf: "SELECT * FROM api_keys WHERE (user_id = ? AND login_type = ? AND expires_at > ?) ORDER BY created_at DESC",
   favoriteCount:
     "SELECT count(*) AS n FROM workspaces w WHERE (w.deleted = FALSE AND w.owner_id = ? AND w.favorite = TRUE)",
   favoritesPage:
@@ -97,7 +98,8 @@ const SQL = {
   buildMetadata:
     "SELECT b.id AS build_id, b.transition, w.id AS workspace_id, w.name AS workspace_name, v.id AS version_id, v.name AS version_name, t.id AS template_id, t.name AS template_name, t.display_name AS template_display_name, t.icon AS template_icon FROM workspace_builds b JOIN workspaces w ON w.id = b.workspace_id LEFT JOIN template_versions v ON v.id = b.template_version_id LEFT JOIN templates t ON t.id = w.template_id WHERE b.id IN (?)",
   resourcesOfJobs: "SELECT * FROM workspace_resources WHERE job_id IN (?) ORDER BY created_at, name, id",
-  agentsOfResources: "SELECT * FROM workspace_agents WHERE resource_id IN (?) ORDER BY name, id",
+  agentsOfJobs:
+    "SELECT a.* FROM workspace_agents a WHERE a.resource_id IN (SELECT r.id FROM workspace_resources r WHERE r.job_id IN (?)) ORDER BY a.name, a.id",
   versionById: "SELECT * FROM template_versions WHERE id = ?",
   templateById: "SELECT * FROM templates WHERE id = ?",
   organizationById: "SELECT * FROM organizations WHERE id = ?",
@@ -452,7 +454,7 @@ const buildWires = (list, known, now, also = {}) => {
   const resourcesByJob = new Map()
   const resources = allIn(SQL.resourcesOfJobs, jobIds)
   if (resources.length > 0) {
-    const agents = allIn(SQL.agentsOfResources, resources.map((r) => r.id))
+    const agents = allIn(SQL.agentsOfJobs, jobIds)
     const byResource = new Map()
     for (const a of agents) byResource.set(a.resource_id, [...(byResource.get(a.resource_id) ?? []), a])
     for (const r of resources) {
@@ -739,6 +741,34 @@ const diffOf = (fields) =>
     ) => [k, secret ? { old: "", new: "", secret: true } : { old: null, new: v, secret: false }])
   )
 
+/** GET /users/{user}/keys/tokens: the user's unexpired tokens, newest first, each with its owner's username. */
+const listTokens = (caller, _params, userRef) => {
+  const user = userRef === "me" || userRef.toLowerCase() === caller.user.id
+    ? caller.user
+    : one(SQL.userById, userRef.toLowerCase())
+  if (user === undefined || user.deleted === 1) {
+    fail(404, "Resource not found or you do not have access to this resource")
+  }
+  return stmt(SQL.tokensOf).all(user.id, "token", iso(Date.now())).map((k) => {
+    const scopes = JSON.parse(k.scopes)
+    return {
+      allow_list: JSON.parse(k.allow_list),
+      created_at: k.created_at,
+      expires_at: k.expires_at,
+      id: k.id,
+      last_used: k.last_used,
+      lifetime_seconds: k.lifetime_seconds,
+      login_type: k.login_type,
+      scope: scopes.includes("application_connect") && !scopes.includes("all") ? "application_connect" : "all",
+      scopes,
+      token_name: k.token_name,
+      updated_at: k.updated_at,
+      user_id: k.user_id,
+      username: user.username
+    }
+  })
+}
+
 const createToken = (caller, _params, userRef, body, req) => {
   const user = userRef === "me" || userRef.toLowerCase() === caller.user.id
     ? caller.user
@@ -945,6 +975,7 @@ const routes = [
   ["GET", /^\/api\/v2\/workspaces$/, workspacesList],
   ["GET", new RegExp(`^/api/v2/templates/${UUID}$`), templateGet],
   ["GET", new RegExp(`^/api/v2/groups/${UUID}$`), groupGet],
+  ["GET", /^\/api\/v2\/users\/([^/]+)\/keys\/tokens$/, listTokens],
   ["POST", /^\/api\/v2\/users\/([^/]+)\/keys\/tokens$/, createToken],
   ["POST", new RegExp(`^/api/v2/workspaces/${UUID}/builds$`), createBuild]
 ]

@@ -279,13 +279,13 @@ export const make = Effect.gen(function*() {
         ),
     list: (f) =>
       orDie(
-        sql`SELECT * FROM api_keys WHERE ${
+        reads(sql`SELECT * FROM api_keys WHERE ${
           sql.and([
             sql`user_id = ${f.userId}`,
             ...(f.loginType ? [sql`login_type = ${f.loginType}`] : []),
             ...(f.includeExpired ? [] : [sql`expires_at > ${f.now.toISOString()}`])
           ])
-        } ORDER BY created_at DESC`
+        } ORDER BY created_at DESC`)
       ).pipe(Effect.map((rs) => rs.map((r) => rowToApiKey(r)))),
     listAllTokens: (f) =>
       orDie(
