@@ -26,7 +26,8 @@ type Ports = StoragePorts | SqlClient.SqlClient
 const T0 = Date.UTC(2024, 6, 1, 10)
 const at = (seconds: number) => new Date(T0 + seconds * 1000)
 
-const app = (name: string, extra: Partial<OAuth2AppRecord> = {}): OAuth2AppRecord => ({
+/** An app record for storage tests (the users' key cache suite uses it too). */
+export const app = (name: string, extra: Partial<OAuth2AppRecord> = {}): OAuth2AppRecord => ({
   id: randomUUID(),
   name,
   icon: "",

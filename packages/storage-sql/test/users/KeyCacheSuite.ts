@@ -20,6 +20,7 @@ import {
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Data, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
+import { app } from "../oauth2/RepositorySuite.js"
 import { apiKey, membership, org, type StorageFactory, type SuiteOptions, user } from "./RepositorySuite.js"
 
 type Ports = StoragePorts | SqlClient.SqlClient
@@ -152,23 +153,10 @@ export const keyCacheSuite = (name: string, makeStorage: StorageFactory, options
       Effect.gen(function*() {
         const oauth = yield* OAuth2Repo
         const { key, user: u } = yield* userWithKey("oauth")
-        const appId = randomUUID()
+        const a = app("cache-app")
+        const appId = a.id
         const now = new Date()
-        yield* oauth.insertApp({
-          id: appId,
-          name: "cache-app",
-          icon: "",
-          callback_url: "https://app.example.com/cb",
-          redirect_uris: ["https://app.example.com/cb"],
-          token_endpoint_auth_method: "client_secret_basic",
-          grant_types: ["authorization_code", "refresh_token"],
-          response_types: ["code"],
-          metadata: {},
-          dynamically_registered: false,
-          hashed_registration_token: null,
-          created_at: now,
-          updated_at: now
-        })
+        yield* oauth.insertApp(a)
         yield* oauth.insertToken({
           id: randomUUID(),
           app_id: appId,
