@@ -741,14 +741,20 @@ const diffOf = (fields) =>
     ) => [k, secret ? { old: "", new: "", secret: true } : { old: null, new: v, secret: false }])
   )
 
-/** GET /users/{user}/keys/tokens: the user's unexpired tokens, newest first, each with its owner's username. */
-const listTokens = (caller, _params, userRef) => {
+/** The user `{user}` names (`me`, an id), or 404. */
+const userOf = (caller, userRef) => {
   const user = userRef === "me" || userRef.toLowerCase() === caller.user.id
     ? caller.user
     : one(SQL.userById, userRef.toLowerCase())
   if (user === undefined || user.deleted === 1) {
     fail(404, "Resource not found or you do not have access to this resource")
   }
+  return user
+}
+
+/** GET /users/{user}/keys/tokens: the user's unexpired tokens, newest first, each with its owner's username. */
+const listTokens = (caller, _params, userRef) => {
+  const user = userOf(caller, userRef)
   return stmt(SQL.tokensOf).all(user.id, "token", iso(Date.now())).map((k) => {
     const scopes = JSON.parse(k.scopes)
     return {
@@ -770,12 +776,7 @@ const listTokens = (caller, _params, userRef) => {
 }
 
 const createToken = (caller, _params, userRef, body, req) => {
-  const user = userRef === "me" || userRef.toLowerCase() === caller.user.id
-    ? caller.user
-    : one(SQL.userById, userRef.toLowerCase())
-  if (user === undefined || user.deleted === 1) {
-    fail(404, "Resource not found or you do not have access to this resource")
-  }
+  const user = userOf(caller, userRef)
   const input = json(body, undefined)
   if (input === undefined || typeof input !== "object") fail(400, "Request body must be valid JSON.")
   if (

@@ -192,7 +192,52 @@ export const make = Effect.gen(function*() {
           : Number((yield* reads(sql<{ n: number | string }>`SELECT count(*) AS n FROM users WHERE ${filtered}`))[0]!.n)
         return { users: rows.map((r) => rowToUser(r)), count }
       }).pipe(orDie),
-    update: (id, patch) => changes(id)(updateUser(id, patch)),
+    update: (id, patch) => {
+      const { deleted, status, ...rest } = patch
+      const plainRow = (p: UserPatch) =>
+        Object.keys(values(p)).length === 0
+          ? sql`SELECT * FROM users WHERE id = ${id}`
+          : sql`UPDATE users SET ${sql.update(values(p))} WHERE id = ${id} RETURNING *`
+      // A rename rewrites the owner username the workspace list sorts on (migration 0012).
+      const plain = (p: UserPatch) =>
+        p.username === undefined ? plainRow(p) : withTransaction(Effect.gen(function*() {
+          const rs = yield* plainRow(p)
+          yield* sql`UPDATE workspaces SET owner_username = lower(${p.username}) WHERE owner_id = ${id}`
+          return rs
+        }))
+      if (deleted === undefined && status === undefined) {
+        return unique(plain(rest)).pipe(Effect.map((rs) => first(rs, rowToUser)), changes(id))
+      }
+      // Deletion and status move the kept counts. Each is a guarded update that changes the row
+      // only if it is not already so, and the counts move only when a row changed: two racing
+      // deletions of one user count once.
+      return unique(withTransaction(Effect.gen(function*() {
+        let changed = false
+        if (deleted !== undefined) {
+          const rs = yield* sql<{ status: string }>`UPDATE users SET deleted = ${bind(deleted)}
+            WHERE id = ${id} AND deleted = ${bind(!deleted)} RETURNING status`
+          const sign = deleted ? -1 : 1
+          if (rs.length > 0) yield* bumpUsers(sign, rs[0]!.status === "active" ? sign : 0)
+          changed = rs.length > 0
+        }
+        if (status !== undefined) {
+          const rs = yield* sql<{ deleted: unknown }>`UPDATE users SET status = ${status}
+            WHERE id = ${id} AND status <> ${status} RETURNING deleted`
+          if (rs.length > 0 && !bool(rs[0]!.deleted, "users.deleted")) yield* bumpUsers(0, status === "active" ? 1 : -1)
+          // The lifecycle rules read the owner's status (a suspended owner's workspaces stop, only
+          // an active owner's start): the executor looks at their workspaces again (migration 0013).
+          if (rs.length > 0) {
+            yield* sql`UPDATE workspaces SET ${
+              sql.literal(LIFECYCLE_RECHECK)
+            } WHERE owner_id = ${id} AND deleted = FALSE`
+          }
+          changed ||= rs.length > 0
+        }
+        const rs = yield* plain(rest)
+        if (changed) yield* recordStatus(id, "updated_at")
+        return rs
+      }))).pipe(Effect.map((rs) => first(rs, rowToUser)), changes(id))
+    },
     count: keptUserCount(undefined),
     findPreferences: (id) =>
       orDie(sql<{ preferences: unknown }>`SELECT preferences FROM users WHERE id = ${id}`).pipe(
@@ -205,51 +250,6 @@ export const make = Effect.gen(function*() {
         }, updated_at = ${at.toISOString()} WHERE id = ${id} RETURNING id`
       ).pipe(Effect.map((rs) => rs.length > 0), changes(id))
   })
-
-  function updateUser(id: string, patch: UserPatch) {
-    const { deleted, status, ...rest } = patch
-    const plainRow = (p: UserPatch) =>
-      Object.keys(values(p)).length === 0
-        ? sql`SELECT * FROM users WHERE id = ${id}`
-        : sql`UPDATE users SET ${sql.update(values(p))} WHERE id = ${id} RETURNING *`
-    // A rename rewrites the owner username the workspace list sorts on (migration 0012).
-    const plain = (p: UserPatch) =>
-      p.username === undefined ? plainRow(p) : withTransaction(Effect.gen(function*() {
-        const rs = yield* plainRow(p)
-        yield* sql`UPDATE workspaces SET owner_username = lower(${p.username}) WHERE owner_id = ${id}`
-        return rs
-      }))
-    if (deleted === undefined && status === undefined) {
-      return unique(plain(rest)).pipe(Effect.map((rs) => first(rs, rowToUser)))
-    }
-    // Deletion and status move the kept counts. Each is a guarded update that changes the row
-    // only if it is not already so, and the counts move only when a row changed: two racing
-    // deletions of one user count once.
-    return unique(withTransaction(Effect.gen(function*() {
-      let changed = false
-      if (deleted !== undefined) {
-        const rs = yield* sql<{ status: string }>`UPDATE users SET deleted = ${bind(deleted)}
-            WHERE id = ${id} AND deleted = ${bind(!deleted)} RETURNING status`
-        const sign = deleted ? -1 : 1
-        if (rs.length > 0) yield* bumpUsers(sign, rs[0]!.status === "active" ? sign : 0)
-        changed = rs.length > 0
-      }
-      if (status !== undefined) {
-        const rs = yield* sql<{ deleted: unknown }>`UPDATE users SET status = ${status}
-            WHERE id = ${id} AND status <> ${status} RETURNING deleted`
-        if (rs.length > 0 && !bool(rs[0]!.deleted, "users.deleted")) yield* bumpUsers(0, status === "active" ? 1 : -1)
-        // The lifecycle rules read the owner's status (a suspended owner's workspaces stop, only
-        // an active owner's start): the executor looks at their workspaces again (migration 0013).
-        if (rs.length > 0) {
-          yield* sql`UPDATE workspaces SET ${sql.literal(LIFECYCLE_RECHECK)} WHERE owner_id = ${id} AND deleted = FALSE`
-        }
-        changed ||= rs.length > 0
-      }
-      const rs = yield* plain(rest)
-      if (changed) yield* recordStatus(id, "updated_at")
-      return rs
-    }))).pipe(Effect.map((rs) => first(rs, rowToUser)))
-  }
 
   const apiKeys = ApiKeyRepo.of({
     insert: (k) => unique(sql`INSERT INTO api_keys ${sql.insert(values(k))}`).pipe(Effect.asVoid),
