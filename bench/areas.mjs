@@ -38,6 +38,8 @@
 //          --rss-duration 60 --restarts 3 --write-connections 50
 //          --only reads,lists,process,writes,postgres   (comma-separated; default: all)
 //          --pg-url postgres://postgres@127.0.0.1:5432/postgres   (where the bench database is made)
+//          --profile   (a CPU profile of the service over each read's first measured load: its top
+//                      frames in the report, the profile in /tmp/areas-<read>.cpuprofile)
 //          --check-sql   (also run each route once on both servers with bench/bare/sql-log.cjs loaded
 //                         and compare the statements they ran)
 //          --build --skip-build --no-write
@@ -75,6 +77,7 @@ import {
   workspaceCloner,
   writeReport
 } from "./lib.mjs"
+import { startProfile } from "./profile.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -91,7 +94,8 @@ const { values: opts } = parseArgs({
     "check-sql": { type: "boolean", default: false },
     build: { type: "boolean", default: false },
     "skip-build": { type: "boolean", default: false },
-    "no-write": { type: "boolean", default: false }
+    "no-write": { type: "boolean", default: false },
+    profile: { type: "boolean", default: false }
   }
 })
 const duration = Number(opts.duration)
@@ -279,7 +283,8 @@ const sideBySide = async (name, targets, { conns = connections } = {}) => {
         duration,
         headers: t.headers,
         requests: t.requests?.(),
-        pid: t.pid?.()
+        pid: t.pid?.(),
+        around: r === 0 ? t.profile : undefined
       })
       await sleep(1000)
       log(
@@ -294,7 +299,8 @@ const sideBySide = async (name, targets, { conns = connections } = {}) => {
     }
   }
   const best = runs.map((rs) => rs.reduce((a, b) => (b.rps > a.rps ? b : a)))
-  return { name, targets: targets.map((t) => t.name), runs, best, conns }
+  const profiles = runs.map((rs) => rs[0].profile).filter((p) => p !== undefined)
+  return { name, targets: targets.map((t) => t.name), runs, best, conns, profiles }
 }
 
 const results = { reads: [], lists: [], writes: [], postgres: undefined, process: undefined, checks: [], sql: [] }
@@ -306,7 +312,11 @@ const pgAdmin = () => new pg.Client({ connectionString: opts["pg-url"] })
 async function sqliteParts() {
   // --- the service, seeded through the API ------------------------------------------------------
   const wbDir = await workbayDir("workbay")
-  let wb = await wbDir.start()
+  // --profile: the service listens for the inspector on SIGUSR1 (bench/profile.mjs).
+  const inspectPort = opts.profile ? await freePort() : undefined
+  const wbStart = (o = {}) =>
+    wbDir.start({ ...o, nodeArgs: inspectPort === undefined ? [] : [`--inspect-port=${inspectPort}`] })
+  let wb = await wbStart()
   const cold = { startupMs: wb.startupMs, readyInMs: wb.readyInMs }
   log(`cold start (fresh data dir): ${fmt(cold.startupMs, 0)} ms to the first 200 ("ready in ${cold.readyInMs} ms")`)
   const { base } = wbDir
@@ -400,7 +410,7 @@ async function sqliteParts() {
     // Copied while the service is stopped: it holds its file alone while it runs (--sqlite-locking exclusive).
     rmCopy(bareDb)
     vacuumInto(wbDir.dbFile, bareDb)
-    wb = await wbDir.start()
+    wb = await wbStart()
     bare = await startBare()
     auditBare = await startAuditBaseline()
   }
@@ -419,7 +429,7 @@ async function sqliteParts() {
     const warm = []
     for (let i = 0; i < restarts; i++) {
       await stop(wb.child)
-      wb = await wbDir.start()
+      wb = await wbStart()
       warm.push({ startupMs: wb.startupMs, readyInMs: wb.readyInMs })
     }
     await sleep(1000)
@@ -463,7 +473,16 @@ async function sqliteParts() {
       headers: auth,
       pid: () => (item.bare === "audit" ? auditBare : bare).child.pid
     },
-    { name: "workbay", url: `${base}${item.path}`, headers: auth, pid: () => wb.child.pid }
+    {
+      name: "workbay",
+      url: `${base}${item.path}`,
+      headers: auth,
+      pid: () => wb.child.pid,
+      profile: inspectPort === undefined ? undefined : async () => {
+        const p = await startProfile(wb.child.pid, inspectPort)
+        return () => p.stop(`/tmp/areas-${item.key}.cpuprofile`)
+      }
+    }
   ]
   if (doing("reads")) {
     for (const item of READS) results.reads.push({ ...(await sideBySide(item.name, pair(item))), key: item.key })
@@ -485,7 +504,7 @@ async function sqliteParts() {
   // --- item 6: RSS after a load ---------------------------------------------------------------
   if (doing("process")) {
     await stop(wb.child)
-    wb = await wbDir.start()
+    wb = await wbStart()
     await stop(bare.child)
     bare = await startBare()
     const mixRequests = () => MIX.map((item) => ({ method: "GET", path: `/api/v2${item.path}` }))
@@ -548,7 +567,7 @@ async function sqliteParts() {
     // Normal SQLite locking here only: between loads this bench reads the audit rows and marks
     // queued builds finished straight in the server's file, which exclusive locking (the default)
     // forbids. Writes then cost the service the shared-lock round trip per statement too.
-    wb = await wbDir.start({ args: ["--provisioner-daemons", "0", "--sqlite-locking", "normal"] })
+    wb = await wbStart({ args: ["--provisioner-daemons", "0", "--sqlite-locking", "normal"] })
     bare = await startBare()
     results.writes = await measureWrites(pool)
   }
@@ -1013,6 +1032,9 @@ const detail = (title, list) => {
   lines.push("")
 }
 detail("Reads (item 2)", results.reads)
+for (const r of results.reads.filter((r) => r.profiles?.length > 0)) {
+  lines.push(`### CPU profile of the service: ${r.name} (--profile, first measured load)`, "", r.profiles[0], "")
+}
 detail("List pages (item 3)", results.lists)
 detail("Postgres (item 4)", results.postgres ? [results.postgres] : [])
 detail("Writes (item 5)", results.writes)

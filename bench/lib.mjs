@@ -448,16 +448,19 @@ export const queryPlan = (db, sql, args = []) =>
     .map((r) => r.detail)
     .join("; ")
 
-/** A warm-up load of `warmup` seconds (none at 0), then the measured load (see `load`). */
 /**
- * A warm-up, then the measured load; with `pid`, the server process's CPU time per request over
- * the measured load (`cpuUs`, user + system from /proc, in microseconds), as bench/run.mjs reads it.
+ * A warm-up load of `warmup` seconds (none at 0), then the measured load (see `load`); with `pid`,
+ * the server process's CPU time per request over the measured load (`cpuUs`, user + system from
+ * /proc, in microseconds), as bench/run.mjs reads it. With `around`, called just before the
+ * measured load, the function it answers is called just after it and its answer kept as `profile`.
  */
-export const warmThenLoad = async (url, { connections, warmup, duration, headers, requests, pid }) => {
+export const warmThenLoad = async (url, { connections, warmup, duration, headers, requests, pid, around }) => {
   if (warmup > 0) await load(url, { connections, duration: warmup, headers, requests })
+  const after = around === undefined ? undefined : await around()
   const cpu0 = pid === undefined ? undefined : cpuMs(pid)
   const res = await load(url, { connections, duration, headers, requests })
   const cpu1 = pid === undefined ? undefined : cpuMs(pid)
+  if (after !== undefined) res.profile = await after()
   res.cpuUs = cpu0 === undefined || cpu1 === undefined ? undefined : ((cpu1 - cpu0) * 1000) / res.total
   return res
 }

@@ -46,10 +46,13 @@ export const openStreamSocket = (serviceUrl: string, path: string, token: string
 /** A stream's WebSocket, as the agent sends on it. */
 export class StreamSocket {
   private readonly waiting: Array<() => void> = []
+  /** The connection the socket runs on, once upgraded. */
+  private connection: Duplex | undefined
 
   constructor(readonly ws: WebSocket) {
     // A closed socket takes nothing more: whoever waits for it goes on (and finds it closed).
     ws.on("close", () => this.release())
+    ws.once("upgrade", (response) => void (this.connection = response.socket))
   }
 
   get open(): boolean {
@@ -61,13 +64,19 @@ export class StreamSocket {
     return this.ws.bufferedAmount > HIGH_WATER_BYTES
   }
 
-  /** Sends `data` as binary frames of at most 16 KiB (nothing once the socket is closing). */
+  /**
+   * Sends `data` as binary frames of at most 16 KiB (nothing once the socket is closing), in one
+   * write of the connection (corked while they are sent).
+   */
   send(data: Uint8Array): void {
     if (!this.open) return
+    const connection = data.length > FRAME_BYTES ? this.connection : undefined
+    connection?.cork()
     for (let i = 0; i < data.length; i += FRAME_BYTES) {
       // Each frame handed to the network may bring the waiting under the mark.
       this.ws.send(data.subarray(i, i + FRAME_BYTES), { binary: true }, () => this.check())
     }
+    connection?.uncork()
   }
 
   /** Runs `go` once at most 256 KiB wait to be sent (at once when so), or when the socket closed. */

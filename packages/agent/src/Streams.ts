@@ -60,6 +60,17 @@ const serveTcp = (socket: StreamSocket, port: number) => {
   // over 256 KiB pauses the TCP connection.
   duplex.pipe(tcp)
   tcp.pipe(duplex)
+  // The frames of one read of the service's socket go to the connection in one write.
+  let corked = false
+  socket.ws.prependListener("message", () => {
+    if (corked) return
+    corked = true
+    tcp.cork()
+    process.nextTick(() => {
+      corked = false
+      tcp.uncork()
+    })
+  })
   // No half-close: the client's socket closing closes the connection once what it sent is written.
   socket.ws.on("close", () => tcp.end(() => tcp.destroy()))
   tcp.on("close", () => socket.close(1000))

@@ -17,9 +17,17 @@ export const SPLICE_HIGH_WATER_BYTES = 256 * 1024
 /** ... and under which it is read again. */
 export const SPLICE_LOW_WATER_BYTES = 64 * 1024
 
+/** The connection under a WebSocket, when known: its writes can be held and let go together. */
+export interface Corkable {
+  cork(): void
+  uncork(): void
+}
+
 /** A socket whose frames are held from the moment it is taken until it is joined. */
 export interface HeldSocket {
   readonly ws: WebSocket
+  /** Its connection, when known (see `pipe`). */
+  readonly connection: Corkable | undefined
   /** Frames that arrived before the join. */
   readonly queued: Array<readonly [Buffer, boolean]>
   forward: ((data: Buffer, isBinary: boolean) => void) | undefined
@@ -34,9 +42,12 @@ const asBuffer = (data: unknown): Buffer =>
     ? Buffer.concat(data as Array<Buffer>)
     : Buffer.from(data as ArrayBuffer)
 
-/** Starts holding `ws`'s frames and watching its close, at once (before anything can arrive unheard). */
-export const holdSocket = (ws: WebSocket): HeldSocket => {
-  const held: HeldSocket = { ws, queued: [], forward: undefined, closed: undefined, onClose: undefined }
+/**
+ * Starts holding `ws`'s frames and watching its close, at once (before anything can arrive unheard);
+ * `connection` is the socket `ws` runs on, when the caller has it.
+ */
+export const holdSocket = (ws: WebSocket, connection?: Corkable): HeldSocket => {
+  const held: HeldSocket = { ws, connection, queued: [], forward: undefined, closed: undefined, onClose: undefined }
   ws.on("message", (data, isBinary) => {
     const bytes = asBuffer(data)
     if (held.forward !== undefined) held.forward(bytes, isBinary)
@@ -68,16 +79,32 @@ export const closeSocket = (ws: WebSocket, code: number, reason: string): void =
   )
 }
 
+/**
+ * Sends each frame of `from` on `to`. The frames of one read of `from`'s connection (a read
+ * holds several 16 KiB frames) go out in one write of `to`'s when its connection is known: it is
+ * corked at the first and uncorked once they are all sent, so each hop costs one system call
+ * (and one wake-up of the reader) a read rather than a frame.
+ */
 const pipe = (from: HeldSocket, to: HeldSocket) => {
   let paused = false
+  let corked = false
   const written = () => {
     if (paused && to.ws.bufferedAmount <= SPLICE_LOW_WATER_BYTES) {
       paused = false
       from.ws.resume()
     }
   }
+  const uncork = () => {
+    corked = false
+    to.connection!.uncork()
+  }
   const forward = (data: Buffer, isBinary: boolean) => {
     if (to.ws.readyState !== to.ws.OPEN) return
+    if (!corked && to.connection !== undefined) {
+      corked = true
+      to.connection.cork()
+      process.nextTick(uncork)
+    }
     to.ws.send(data, { binary: isBinary }, written)
     if (!paused && to.ws.bufferedAmount > SPLICE_HIGH_WATER_BYTES) {
       paused = true

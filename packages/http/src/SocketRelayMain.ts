@@ -64,7 +64,7 @@ export const runSocketRelay = (channel: NodeJS.Process, options: SocketRelayChil
       Buffer.from(message.head, "base64"),
       (ws) => {
         accepted = true
-        const end: End = { held: holdSocket(ws), alive: true }
+        const end: End = { held: holdSocket(ws, socket), alive: true }
         ends.set(id, end)
         sweeper ??= setInterval(sweep, options.pingIntervalMillis)
         ws.on("pong", () => void (end.alive = true))

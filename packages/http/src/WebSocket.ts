@@ -678,7 +678,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       // An end of a stream served here: its frames are held from now on, until it is joined.
       const raw = end === undefined
         ? upgrade.raw
-        : ((held) => () => end({ _tag: "Held", held }))(holdSocket(ws))
+        : ((held) => () => end({ _tag: "Held", held }))(holdSocket(ws, socket))
       if (raw !== undefined) {
         entry.fiber = options.runFork(
           raw(ws).pipe(
