@@ -13,6 +13,9 @@
 //     binary frames, at most 1 MiB buffered in the client socket) to a TCP sink here, timed until
 //     the sink has all of it; beside a direct TCP copy of the same into the same sink, interleaved
 //     for --rounds rounds. The service's (and agent's) RSS every 100 ms during each transfer.
+// (2b) The same through `workbay port-forward` (the npm package's command, its own process): a local
+//     TCP connection to the port it listens on, into the sink, beside a direct copy, interleaved.
+//     Service figures (CPU, RSS) include its socket relay's process, the agent's its shells.
 // (3) --terminals terminals at once (command=cat), each typing a line (16 bytes + "\r") once a
 //     second for --seconds s: time from a line sent to its echo back (and to cat's copy of it),
 //     the service's and the agent's CPU (% of one core) and RSS. The same load on the bare server
@@ -22,8 +25,9 @@
 //     the client on B, interleaved.
 // Writes bench/results/streams.md. Options: --samples 2000 --mib 256 --rounds 2 --terminals 200
 // --seconds 20 --database-url postgres://postgres@127.0.0.1:5432/postgres --no-postgres --no-write.
-import type { ChildProcess } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
+import { mkdirSync, readdirSync, readFileSync } from "node:fs"
 import { connect as tcpConnect, createServer as createTcpServer, type Server as TcpServer } from "node:net"
 import { loadavg } from "node:os"
 import { join } from "node:path"
@@ -43,6 +47,7 @@ import {
   root,
   rssMb,
   seedFirstUser,
+  SESSION_HEADER,
   sleep,
   writeReport
 } from "./lib.mjs"
@@ -222,20 +227,42 @@ const CHUNK = 16 * 1024
 const payload = Buffer.alloc(CHUNK, 0x5a)
 const total = mib * 1024 * 1024
 
-/** RSS of `pids` every 100 ms while `run` runs: before, and the max of each. */
+/** The processes below `pid` (the service's socket relay, the agent's shells). */
+const descendants = (pid: number): Array<number> => {
+  let children: Array<number> = []
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const text = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim()
+      if (text !== "") children = [...children, ...text.split(" ").map(Number)]
+    }
+  } catch {
+    return []
+  }
+  return children.flatMap((c) => [c, ...descendants(c)])
+}
+/** A process's figure with its descendants' (the bench's own process: its own alone, its children are the servers). */
+const withChildren = (pid: number, figure: (p: number) => number | undefined) =>
+  [pid, ...(pid === process.pid ? [] : descendants(pid))].reduce((sum, p) => sum + (figure(p) ?? 0), 0)
+
+/**
+ * RSS of `pids` (each with its descendants: the service's socket relay carries the streams) every
+ * 100 ms while `run` runs: before, and the max of each; their CPU over it.
+ */
 const sampled = async <A>(pids: Array<number>, run: () => Promise<A>) => {
-  const before = pids.map((p) => rssMb(p) ?? Number.NaN)
+  const rss = (p: number) => withChildren(p, rssMb)
+  const cpu = (p: number) => withChildren(p, cpuMs)
+  const before = pids.map(rss)
   const max = [...before]
-  const cpu0 = pids.map((p) => cpuMs(p) ?? Number.NaN)
+  const cpu0 = pids.map(cpu)
   const t0 = performance.now()
   const timer = setInterval(() => {
-    for (const [i, p] of pids.entries()) max[i] = Math.max(max[i]!, rssMb(p) ?? 0)
+    for (const [i, p] of pids.entries()) max[i] = Math.max(max[i]!, rss(p))
   }, 100)
   try {
     const result = await run()
     const wall = performance.now() - t0
-    const cpuPct = pids.map((p, i) => (((cpuMs(p) ?? Number.NaN) - cpu0[i]!) / wall) * 100)
-    return { result, before, max, cpuPct, after: pids.map((p) => rssMb(p) ?? Number.NaN) }
+    const cpuPct = pids.map((p, i) => ((cpu(p) - cpu0[i]!) / wall) * 100)
+    return { result, before, max, cpuPct, after: pids.map(rss) }
   } finally {
     clearInterval(timer)
   }
@@ -272,9 +299,40 @@ const tunnelCopy = async (url: string, headers: Headers) => {
   return (total / 1e6) / (ms / 1000)
 }
 
-/** `total` bytes over a direct TCP connection into the sink: MB/s. */
-const directCopy = async () => {
-  const socket = tcpConnect(sinkPort, "127.0.0.1")
+/**
+ * `workbay port-forward <workspace> --tcp 0:<remote>` (packages/cli/bin, the npm package's command)
+ * logged in by its variables, against `url`: its process and the local port it listens on.
+ */
+const portForward = async (url: string, auth: Headers, workspace: string, remote: number) => {
+  const home = join(work.work, "cli-home")
+  mkdirSync(home, { recursive: true })
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, ".config") }
+  for (const k of Object.keys(env)) if (k.startsWith("WORKBAY_")) delete env[k]
+  const child = spawn(
+    process.execPath,
+    [join(root, "packages/cli/bin/workbay.mjs"), "port-forward", workspace, "--tcp", `0:${remote}`],
+    {
+      env: { ...env, WORKBAY_URL: url, WORKBAY_SESSION_TOKEN: auth[SESSION_HEADER]! },
+      stdio: ["ignore", "ignore", "pipe"]
+    }
+  )
+  undo.push(async () => void child.kill("SIGTERM"))
+  let output = ""
+  outputs.push({ name: "workbay port-forward", output: () => output })
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stderr!.on("data", (d) => {
+      output += d
+      const m = /Forwarding 127\.0\.0\.1:(\d+)/.exec(output)
+      if (m) resolve(Number(m[1]))
+    })
+    child.once("exit", (code) => reject(new Error(`workbay port-forward exited with ${code}:\n${output}`)))
+  })
+  return { pid: child.pid!, port }
+}
+
+/** `total` bytes over a TCP connection to `port` (the sink's: a direct copy), until the sink has them: MB/s. */
+const directCopy = async (port = sinkPort) => {
+  const socket = tcpConnect(port, "127.0.0.1")
   await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject))
   const arrived = sinkReceives(total)
   const t0 = performance.now()
@@ -381,8 +439,26 @@ try {
       }%, agent ${fmt(tunnelRuns[r]!.cpuPct[1], 0)}%), direct ${fmt(directRuns[r]!, 0)} MB/s`
     )
   }
+  // (2b) the same through `workbay port-forward` (the npm package's command): a local TCP
+  // connection to the port it listens on, carried to the sink's port in the workspace.
+  const forwarder = await portForward(single.url, auth, "single", sinkPort)
+  const forwardRuns: Array<Awaited<ReturnType<typeof sampled<number>>>> = []
+  const forwardDirect: Array<number> = []
+  for (let r = 0; r < rounds; r++) {
+    forwardRuns.push(
+      await sampled([...pids, forwarder.pid, process.pid], () => directCopy(forwarder.port))
+    )
+    forwardDirect.push(await directCopy())
+    log(
+      `round ${r + 1}: port-forward ${fmt(forwardRuns[r]!.result, 0)} MB/s (service CPU ${
+        fmt(forwardRuns[r]!.cpuPct[0], 0)
+      }%, agent ${fmt(forwardRuns[r]!.cpuPct[1], 0)}%, command ${fmt(forwardRuns[r]!.cpuPct[2], 0)}%), direct ${
+        fmt(forwardDirect[r]!, 0)
+      } MB/s`
+    )
+  }
   await sleep(2000)
-  const rssAfterTunnels = pids.map((p) => rssMb(p) ?? Number.NaN)
+  const rssAfterTunnels = pids.map((p) => withChildren(p, rssMb))
 
   // (3) many terminals at once: the service, then the bare server with the same load.
   const many = await manyTerminals(() => ptyUrl(single.base, ws1.agentId), auth, terminals, pids)
@@ -464,7 +540,7 @@ try {
     "",
     machineLine(startedAt, load0),
     "",
-    "The standalone server (dist/main.mjs, SQLite) and the reference agent (its bundle, the workspace's external agent) each in its own process; the client and the TCP sink in the bench process; everything on 127.0.0.1. The bare baseline: bench/bare/pty-echo.mjs (`ws` + @lydell/node-pty, the same `<shell> -c cat`, joined straight to the socket).",
+    "The standalone server (dist/main.mjs, SQLite; its figures include its socket relay's process, which carries the streams) and the reference agent (its bundle, the workspace's external agent; with its shells) each in its own process; the client and the TCP sink in the bench process; everything on 127.0.0.1. The bare baseline: bench/bare/pty-echo.mjs (`ws` + @lydell/node-pty, the same `<shell> -c cat`, joined straight to the socket).",
     "",
     `## Keystroke echo (one byte \`{data:"x"}\`, sequential; interleaved in 10 rounds after 100 warm-up keystrokes each)`,
     "",
@@ -494,6 +570,25 @@ try {
     `| best | ${fmt(best(tput), 0)} | ${fmt(best(directRuns), 0)} | ${fmt(best(tput) / best(directRuns), 3)} | | | |`,
     "",
     "The client is the bench process, which masks every frame (`ws` with `bufferutil`'s native masking, as the agent and the command line have it): its CPU, in the last column, bounds the tunnel's figure as much as the service's and the agent's do. The direct copy masks nothing. The first round includes the socket relay's start and the code's first compilation.",
+    "",
+    `### Through \`workbay port-forward\` (${mib} MiB over a local TCP connection to the port it listens on; ${rounds} round${
+      rounds === 1 ? "" : "s"
+    }, interleaved)`,
+    "",
+    "| round | port-forward MB/s | direct TCP MB/s | ratio | service RSS before → max MB | agent RSS before → max MB | CPU % of one core: service / agent / command / client + sink |",
+    "|---|---|---|---|---|---|---|",
+    ...forwardRuns.map((r, i) =>
+      `| ${i + 1} | ${fmt(r.result, 0)} | ${fmt(forwardDirect[i]!, 0)} | ${fmt(r.result / forwardDirect[i]!, 3)} | ${
+        fmt(r.before[0], 0)
+      } → ${fmt(r.max[0], 0)} | ${fmt(r.before[1], 0)} → ${fmt(r.max[1], 0)} | ${
+        r.cpuPct.map((c) => fmt(c, 0)).join(" / ")
+      } |`
+    ),
+    `| best | ${fmt(best(forwardRuns.map((r) => r.result)), 0)} | ${fmt(best(forwardDirect), 0)} | ${
+      fmt(best(forwardRuns.map((r) => r.result)) / best(forwardDirect), 3)
+    } | | | |`,
+    "",
+    "The command is its own process (Node, the npm package's bundle), as people run it; the client writes plain TCP to it.",
     "",
     `RSS 2 s after the transfers: service ${fmt(rssAfterTunnels[0], 0)} MB, agent ${fmt(rssAfterTunnels[1], 0)} MB.`,
     "",

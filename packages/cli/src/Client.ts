@@ -9,8 +9,15 @@
  * packages/http/src/dispatch/Exchange.ts reads the header, then the cookie, then the bearer).
  */
 import { apiErrorOf, makeClient, type WorkbayClient } from "@workbay/client"
+import type { Socket } from "node:net"
 import WebSocket from "ws"
 import { CliError } from "./Errors.js"
+
+/** The connection each WebSocket a client opened runs on (Pipe.ts writes a read's frames in one write of it). */
+const connections = new WeakMap<WebSocket, Socket>()
+
+/** The connection `ws` runs on, when a client opened it. */
+export const connectionOf = (ws: WebSocket): Socket | undefined => connections.get(ws)
 
 /** A deployment URL as typed (`host:port`, with or without scheme, `/api/v2` or a trailing slash): its root URL. */
 export const normalizeUrl = (input: string): string => {
@@ -86,6 +93,7 @@ export class Client {
       // Frames from the service are at most what it splits them in; a generous bound.
       maxPayload: 64 * 1024 * 1024
     })
+    ws.once("upgrade", (response) => void connections.set(ws, response.socket))
     return new Promise((resolve, reject) => {
       ws.once("open", () => {
         ws.pause()

@@ -8,6 +8,7 @@
  */
 import { Duplex, PassThrough, type Readable, type Writable } from "node:stream"
 import type WebSocket from "ws"
+import { connectionOf } from "./Client.js"
 
 export const MAX_FRAME_BYTES = 16 * 1024
 export const HIGH_WATER_BYTES = 256 * 1024
@@ -20,9 +21,20 @@ export interface Closed {
 /** Pipes `input` to `ws` and `ws` to `output` until the socket closes: its close code and reason. */
 export const joinSocket = (ws: WebSocket, input: Readable, output: Writable): Promise<Closed> =>
   new Promise((resolve, reject) => {
+    // The frames of one chunk of `input` go out in one write of the socket's connection, and the
+    // frames of one read of it in one write of `output` (docs/agents.md, "Tunnels").
+    const connection = connectionOf(ws)
     const onData = (chunk: Buffer | string) => {
       const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk
       if (ws.readyState !== ws.OPEN) return
+      connection?.cork()
+      try {
+        sendFrames(bytes)
+      } finally {
+        connection?.uncork()
+      }
+    }
+    const sendFrames = (bytes: Buffer) => {
       for (let i = 0; i < bytes.length; i += MAX_FRAME_BYTES) {
         const last = i + MAX_FRAME_BYTES >= bytes.length
         const piece = bytes.subarray(i, i + MAX_FRAME_BYTES)
@@ -38,8 +50,23 @@ export const joinSocket = (ws: WebSocket, input: Readable, output: Writable): Pr
     input.resume()
     // One wait for `drain` at a time: frames already read when the socket paused are written too.
     let draining = false
+    let corked = false
+    const uncork = () => {
+      corked = false
+      output.uncork()
+    }
     ws.on("message", (data: Buffer | ArrayBuffer | Array<Buffer>) => {
-      const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer)
+      // A Buffer as it came (ws's default), not copied.
+      const bytes = Buffer.isBuffer(data)
+        ? data
+        : Array.isArray(data)
+        ? Buffer.concat(data)
+        : Buffer.from(data as ArrayBuffer)
+      if (!corked) {
+        corked = true
+        output.cork()
+        process.nextTick(uncork)
+      }
       if (!output.write(bytes) && !draining) {
         draining = true
         ws.pause()

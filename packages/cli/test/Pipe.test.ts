@@ -3,9 +3,11 @@
  * 16 KiB, a slow local reader slowing the socket, and the socket's close ending the join.
  */
 import { once } from "node:events"
+import { createServer } from "node:http"
 import { PassThrough, Writable } from "node:stream"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import WebSocket, { WebSocketServer } from "ws"
+import { Client } from "../src/Client.js"
 import { joinSocket, MAX_FRAME_BYTES } from "../src/Pipe.js"
 
 let server: WebSocketServer
@@ -60,4 +62,51 @@ it("sends 4 MiB in binary frames of at most 16 KiB and receives them back in ord
   const binary = frameSizes.filter((n) => n >= 0)
   expect(Math.max(...binary)).toBeLessThanOrEqual(MAX_FRAME_BYTES)
   expect(binary.reduce((a, b) => a + b, 0)).toBe(payload.length)
+})
+
+it("writes the frames that arrive together in one write of the output, in order", async () => {
+  // A service that sends eight frames in one write of its connection, then closes.
+  const payload = Buffer.alloc(8 * MAX_FRAME_BYTES)
+  for (let i = 0; i < payload.length; i++) payload[i] = (i * 13) & 0xff
+  const wss = new WebSocketServer({ noServer: true })
+  const http = createServer()
+  http.on("upgrade", (req, socket, head) =>
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      socket.cork()
+      for (let i = 0; i < payload.length; i += MAX_FRAME_BYTES) {
+        ws.send(payload.subarray(i, i + MAX_FRAME_BYTES), { binary: true })
+      }
+      socket.uncork()
+      ws.close(1000)
+    }))
+  http.listen(0, "127.0.0.1")
+  await once(http, "listening")
+  try {
+    // A socket the command's client opened (it knows the socket's connection).
+    const url = `http://127.0.0.1:${(http.address() as { port: number }).port}`
+    const ws = await new Client(url, undefined).socket("/frames")
+    const chunks: Array<Buffer> = []
+    const writes: Array<number> = []
+    // Each write done at once: only a corked output collects several chunks for one `writev`.
+    const output = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        writes.push(1)
+        chunks.push(chunk)
+        cb()
+      },
+      writev(entries, cb) {
+        writes.push(entries.length)
+        for (const e of entries) chunks.push(e.chunk as Buffer)
+        cb()
+      }
+    })
+    expect((await joinSocket(ws, new PassThrough(), output)).code).toBe(1000)
+    expect(Buffer.concat(chunks).equals(payload)).toBe(true)
+    // Eight frames in a couple of reads, so in a couple of writes, not eight.
+    expect(writes.reduce((a, b) => a + b, 0)).toBe(8)
+    expect(writes.length).toBeLessThan(8)
+  } finally {
+    wss.close()
+    http.close()
+  }
 })
