@@ -27,7 +27,7 @@
 // --seconds 20 --database-url postgres://postgres@127.0.0.1:5432/postgres --no-postgres --no-write.
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { mkdirSync, readdirSync, readFileSync } from "node:fs"
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs"
 import { connect as tcpConnect, createServer as createTcpServer, type Server as TcpServer } from "node:net"
 import { loadavg } from "node:os"
 import { join } from "node:path"
@@ -330,6 +330,57 @@ const portForward = async (url: string, auth: Headers, workspace: string, remote
   return { pid: child.pid!, port }
 }
 
+/**
+ * `total` bytes into `cat > /dev/null` in the workspace over OpenSSH, `workbay ssh --stdio
+ * <workspace>` (the npm package's command) its ProxyCommand, as `config-ssh` sets it up: MB/s
+ * from the start of `ssh` until it exits (the session's set-up included). Undefined without `ssh`.
+ */
+const sshCopy = async (url: string, auth: Headers, workspace: string) => {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: join(work.work, "cli-home") }
+  for (const k of Object.keys(env)) if (k.startsWith("WORKBAY_")) delete env[k]
+  const proxy = `${process.execPath} ${join(root, "packages/cli/bin/workbay.mjs")} ssh --stdio ${workspace}`
+  const file = join(work.work, "ssh-source.bin")
+  if (!existsSync(file)) {
+    const fd = openSync(file, "w")
+    for (let written = 0; written < total; written += CHUNK) writeSync(fd, payload)
+    closeSync(fd)
+  }
+  const source = openSync(file, "r")
+  const ssh = spawn("ssh", [
+    "-o",
+    "StrictHostKeyChecking=no",
+    "-o",
+    "UserKnownHostsFile=/dev/null",
+    "-o",
+    "LogLevel=ERROR",
+    "-o",
+    `ProxyCommand=${proxy}`,
+    `workbay.${workspace}`,
+    "cat > /dev/null"
+  ], {
+    env: { ...env, WORKBAY_URL: url, WORKBAY_SESSION_TOKEN: auth[SESSION_HEADER]! },
+    // ssh reads the bytes from a file, as `ssh host 'cat > x' < file` does.
+    stdio: [source, "ignore", "pipe"]
+  })
+  let stderr = ""
+  ssh.stderr!.on("data", (d) => (stderr += d))
+  const t0 = performance.now()
+  const exited = new Promise<number | null>((resolve, reject) => {
+    ssh.once("error", reject)
+    ssh.once("exit", resolve)
+  })
+  try {
+    const code = await exited
+    if (code !== 0) throw new Error(`ssh exited with ${code}: ${stderr}`)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined
+    throw e
+  } finally {
+    closeSync(source)
+  }
+  return (total / 1e6) / ((performance.now() - t0) / 1000)
+}
+
 /** `total` bytes over a TCP connection to `port` (the sink's: a direct copy), until the sink has them: MB/s. */
 const directCopy = async (port = sinkPort) => {
   const socket = tcpConnect(port, "127.0.0.1")
@@ -455,6 +506,23 @@ try {
       }%, agent ${fmt(forwardRuns[r]!.cpuPct[1], 0)}%, command ${fmt(forwardRuns[r]!.cpuPct[2], 0)}%), direct ${
         fmt(forwardDirect[r]!, 0)
       } MB/s`
+    )
+  }
+  // (2c) over OpenSSH through `workbay ssh --stdio` into `cat > /dev/null` in the workspace.
+  const sshRuns: Array<Awaited<ReturnType<typeof sampled<number | undefined>>>> = []
+  const sshDirect: Array<number> = []
+  for (let r = 0; r < rounds; r++) {
+    const run = await sampled([...pids, process.pid], () => sshCopy(single.url, auth, "single"))
+    if (run.result === undefined) {
+      log("SKIPPED: ssh through workbay ssh --stdio (no ssh on this machine)")
+      break
+    }
+    sshRuns.push(run)
+    sshDirect.push(await directCopy())
+    log(
+      `round ${r + 1}: ssh ${fmt(run.result, 0)} MB/s (service CPU ${fmt(run.cpuPct[0], 0)}%, agent ${
+        fmt(run.cpuPct[1], 0)
+      }%), direct ${fmt(sshDirect[r]!, 0)} MB/s`
     )
   }
   await sleep(2000)
@@ -590,6 +658,27 @@ try {
     "",
     "The command is its own process (Node, the npm package's bundle), as people run it; the client writes plain TCP to it.",
     "",
+    `### Over OpenSSH through \`workbay ssh --stdio\` (${mib} MiB from a file into \`cat > /dev/null\` in the workspace; ${rounds} round${
+      rounds === 1 ? "" : "s"
+    }, interleaved)`,
+    "",
+    ...(sshRuns.length === 0 ? ["Not measured: no `ssh` on this machine.", ""] : [
+      "| round | ssh MB/s | direct TCP MB/s | ratio | service RSS before → max MB | agent RSS before → max MB | CPU % of one core: service / agent / the bench (ssh and the command not counted) |",
+      "|---|---|---|---|---|---|---|",
+      ...sshRuns.map((r, i) =>
+        `| ${i + 1} | ${fmt(r.result!, 0)} | ${fmt(sshDirect[i]!, 0)} | ${fmt(r.result! / sshDirect[i]!, 3)} | ${
+          fmt(r.before[0], 0)
+        } → ${fmt(r.max[0], 0)} | ${fmt(r.before[1], 0)} → ${fmt(r.max[1], 0)} | ${
+          r.cpuPct.map((c) => fmt(c, 0)).join(" / ")
+        } |`
+      ),
+      `| best | ${fmt(best(sshRuns.map((r) => r.result!)), 0)} | ${fmt(best(sshDirect), 0)} | ${
+        fmt(best(sshRuns.map((r) => r.result!)) / best(sshDirect), 3)
+      } | | | |`,
+      "",
+      "Timed from `ssh`'s start to its exit: the session's set-up (the command's start, the key exchange) is in it. The agent's SSH server is ssh2's (JavaScript, with Node's ciphers); the bytes are encrypted by ssh and decrypted in the agent.",
+      ""
+    ]),
     `RSS 2 s after the transfers: service ${fmt(rssAfterTunnels[0], 0)} MB, agent ${fmt(rssAfterTunnels[1], 0)} MB.`,
     "",
     `## ${terminals} terminals at once (\`command=cat\`), each typing 16 bytes + "\\r" once a second for ${seconds} s`,

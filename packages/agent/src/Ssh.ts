@@ -13,7 +13,13 @@ import { spawn as spawnChild } from "node:child_process"
 import { connect as tcpConnect } from "node:net"
 import { constants as osConstants, homedir } from "node:os"
 import { pipeline } from "node:stream"
-import ssh2, { type Connection, type ParsedKey, type PseudoTtyInfo, type ServerChannel } from "ssh2"
+import ssh2, {
+  type CipherAlgorithm,
+  type Connection,
+  type ParsedKey,
+  type PseudoTtyInfo,
+  type ServerChannel
+} from "ssh2"
 import { hostKeyOf } from "./HostKey.js"
 import { loadNodePty } from "./Pty.js"
 import {
@@ -27,6 +33,20 @@ import {
 } from "./Session.js"
 import { serveSftp } from "./Sftp.js"
 import { socketDuplex, type StreamSocket } from "./StreamSocket.js"
+
+/**
+ * The ciphers the server offers: AES (GCM, then CTR with an HMAC), done by Node's OpenSSL, and
+ * not chacha20-poly1305. OpenSSH's client asks for chacha20-poly1305 first, and ssh2 without its
+ * optional compiled binding computes Poly1305 in WebAssembly; OpenSSH then takes aes128-ctr
+ * (docs/agents.md, "SSH").
+ */
+const CIPHERS: Array<CipherAlgorithm> = [
+  "aes128-gcm@openssh.com",
+  "aes256-gcm@openssh.com",
+  "aes128-ctr",
+  "aes192-ctr",
+  "aes256-ctr"
+]
 
 export interface SshServerOptions {
   /** The agent's token now (the host key follows it). */
@@ -82,7 +102,7 @@ export class SshServer {
   serve(socket: StreamSocket, open: StreamOpen): void {
     const duplex = socketDuplex(socket)
     const server = new Server(
-      { hostKeys: [{ key: this.hostKey() }] },
+      { hostKeys: [{ key: this.hostKey() }], algorithms: { cipher: CIPHERS } },
       (client) => this.connection(client, open, socket)
     )
     server.injectSocket(duplex as any)

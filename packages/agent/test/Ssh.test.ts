@@ -119,6 +119,15 @@ describe.runIf(hasOpenSsh)("the agent's SSH server with OpenSSH's client", () =>
     expect(largestFrame).toBeLessThanOrEqual(FRAME_BYTES)
   })
 
+  it("offers AES ciphers, not chacha20-poly1305 (ssh2 computes its Poly1305 in WebAssembly)", async () => {
+    const chosen = await ssh(["-v", "true"])
+    expect(chosen.code, chosen.stderr).toBe(0)
+    expect(chosen.stderr).toMatch(/kex: server->client cipher: aes128-ctr /)
+    const chacha = await ssh(["-v", "-o", "Ciphers=chacha20-poly1305@openssh.com", "true"])
+    expect(chacha.code).toBe(255)
+    expect(chacha.stderr).toMatch(/no matching cipher/)
+  })
+
   it("passes the client's variables and the manifest's, in the manifest's directory", async () => {
     const r = await ssh([
       "-o",
