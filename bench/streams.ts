@@ -450,6 +450,32 @@ const manyTerminals = async (url: () => string, headers: Headers, count: number,
   return { echo, line, unanswered, cpuPct, rss0, rssMax, rss1, unclean, wallMs }
 }
 
+/**
+ * A throughput table: a row per round (MB/s through `what`, the direct copy's, their ratio, RSS and
+ * CPU of the sampled processes, `cpu` naming them), then the best of each.
+ */
+const throughputTable = (
+  what: string,
+  cpu: string,
+  runs: ReadonlyArray<{ result: number; before: Array<number>; max: Array<number>; cpuPct: Array<number> }>,
+  direct: ReadonlyArray<number>
+) => {
+  const best = (xs: ReadonlyArray<number>) => Math.max(...xs)
+  const results = runs.map((r) => r.result)
+  return [
+    `| round | ${what} MB/s | direct TCP MB/s | ratio | service RSS before → max MB | agent RSS before → max MB | CPU % of one core: ${cpu} |`,
+    "|---|---|---|---|---|---|---|",
+    ...runs.map((r, i) =>
+      `| ${i + 1} | ${fmt(r.result, 0)} | ${fmt(direct[i]!, 0)} | ${fmt(r.result / direct[i]!, 3)} | ${
+        fmt(r.before[0], 0)
+      } → ${fmt(r.max[0], 0)} | ${fmt(r.before[1], 0)} → ${fmt(r.max[1], 0)} | ${
+        r.cpuPct.map((c) => fmt(c, 0)).join(" / ")
+      } |`
+    ),
+    `| best | ${fmt(best(results), 0)} | ${fmt(best(direct), 0)} | ${fmt(best(results) / best(direct), 3)} | | | |`
+  ]
+}
+
 const report: Array<string> = []
 const ms = (x: number) => fmt(x, 2)
 try {
@@ -602,7 +628,6 @@ try {
   const echoRow = (what: string, xs: Array<number>) =>
     `| ${what} | ${xs.length} | ${ms(percentile(xs, 50))} | ${ms(percentile(xs, 99))} | ${ms(Math.max(...xs))} |`
   const best = (xs: Array<number>) => Math.max(...xs)
-  const tput = tunnelRuns.map((r) => r.result)
   report.push(
     "# Terminals and tunnels through the service",
     "",
@@ -626,16 +651,7 @@ try {
       rounds === 1 ? "" : "s"
     }, interleaved)`,
     "",
-    "| round | tunnel MB/s | direct TCP MB/s | ratio | service RSS before → max MB | agent RSS before → max MB | CPU % of one core: service / agent / client + sink |",
-    "|---|---|---|---|---|---|---|",
-    ...tunnelRuns.map((r, i) =>
-      `| ${i + 1} | ${fmt(r.result, 0)} | ${fmt(directRuns[i]!, 0)} | ${fmt(r.result / directRuns[i]!, 3)} | ${
-        fmt(r.before[0], 0)
-      } → ${fmt(r.max[0], 0)} | ${fmt(r.before[1], 0)} → ${fmt(r.max[1], 0)} | ${
-        r.cpuPct.map((c) => fmt(c, 0)).join(" / ")
-      } |`
-    ),
-    `| best | ${fmt(best(tput), 0)} | ${fmt(best(directRuns), 0)} | ${fmt(best(tput) / best(directRuns), 3)} | | | |`,
+    ...throughputTable("tunnel", "service / agent / client + sink", tunnelRuns, directRuns),
     "",
     "The client is the bench process, which masks every frame (`ws` with `bufferutil`'s native masking, as the agent and the command line have it): its CPU, in the last column, bounds the tunnel's figure as much as the service's and the agent's do. The direct copy masks nothing. The first round includes the socket relay's start and the code's first compilation.",
     "",
@@ -643,18 +659,7 @@ try {
       rounds === 1 ? "" : "s"
     }, interleaved)`,
     "",
-    "| round | port-forward MB/s | direct TCP MB/s | ratio | service RSS before → max MB | agent RSS before → max MB | CPU % of one core: service / agent / command / client + sink |",
-    "|---|---|---|---|---|---|---|",
-    ...forwardRuns.map((r, i) =>
-      `| ${i + 1} | ${fmt(r.result, 0)} | ${fmt(forwardDirect[i]!, 0)} | ${fmt(r.result / forwardDirect[i]!, 3)} | ${
-        fmt(r.before[0], 0)
-      } → ${fmt(r.max[0], 0)} | ${fmt(r.before[1], 0)} → ${fmt(r.max[1], 0)} | ${
-        r.cpuPct.map((c) => fmt(c, 0)).join(" / ")
-      } |`
-    ),
-    `| best | ${fmt(best(forwardRuns.map((r) => r.result)), 0)} | ${fmt(best(forwardDirect), 0)} | ${
-      fmt(best(forwardRuns.map((r) => r.result)) / best(forwardDirect), 3)
-    } | | | |`,
+    ...throughputTable("port-forward", "service / agent / command / client + sink", forwardRuns, forwardDirect),
     "",
     "The command is its own process (Node, the npm package's bundle), as people run it; the client writes plain TCP to it.",
     "",
@@ -663,18 +668,12 @@ try {
     }, interleaved)`,
     "",
     ...(sshRuns.length === 0 ? ["Not measured: no `ssh` on this machine.", ""] : [
-      "| round | ssh MB/s | direct TCP MB/s | ratio | service RSS before → max MB | agent RSS before → max MB | CPU % of one core: service / agent / the bench (ssh and the command not counted) |",
-      "|---|---|---|---|---|---|---|",
-      ...sshRuns.map((r, i) =>
-        `| ${i + 1} | ${fmt(r.result!, 0)} | ${fmt(sshDirect[i]!, 0)} | ${fmt(r.result! / sshDirect[i]!, 3)} | ${
-          fmt(r.before[0], 0)
-        } → ${fmt(r.max[0], 0)} | ${fmt(r.before[1], 0)} → ${fmt(r.max[1], 0)} | ${
-          r.cpuPct.map((c) => fmt(c, 0)).join(" / ")
-        } |`
+      ...throughputTable(
+        "ssh",
+        "service / agent / the bench (ssh and the command not counted)",
+        sshRuns.map((r) => ({ ...r, result: r.result! })),
+        sshDirect
       ),
-      `| best | ${fmt(best(sshRuns.map((r) => r.result!)), 0)} | ${fmt(best(sshDirect), 0)} | ${
-        fmt(best(sshRuns.map((r) => r.result!)) / best(sshDirect), 3)
-      } | | | |`,
       "",
       "Timed from `ssh`'s start to its exit: the session's set-up (the command's start, the key exchange) is in it. The agent's SSH server is ssh2's (JavaScript, with Node's ciphers); the bytes are encrypted by ssh and decrypted in the agent.",
       ""
