@@ -466,7 +466,8 @@ async function sqliteParts() {
   if (opts["check-sql"]) results.sql = await checkSql()
 
   // --- item 2: one read per area ---------------------------------------------------------------
-  const pair = (item) => [
+  /** The bare server and the service for `item`; with `profiled` (a read, under --profile), the service's first load profiled. */
+  const pair = (item, profiled = false) => [
     {
       name: "bare",
       url: `${bareFor(item)}${item.path}`,
@@ -478,14 +479,14 @@ async function sqliteParts() {
       url: `${base}${item.path}`,
       headers: auth,
       pid: () => wb.child.pid,
-      profile: inspectPort === undefined ? undefined : async () => {
+      profile: inspectPort === undefined || !profiled ? undefined : async () => {
         const p = await startProfile(wb.child.pid, inspectPort)
         return () => p.stop(`/tmp/areas-${item.key}.cpuprofile`)
       }
     }
   ]
   if (doing("reads")) {
-    for (const item of READS) results.reads.push({ ...(await sideBySide(item.name, pair(item))), key: item.key })
+    for (const item of READS) results.reads.push({ ...(await sideBySide(item.name, pair(item, true))), key: item.key })
   }
   // --- item 3: list pages at each size ---------------------------------------------------------
   // The first size's workspace page is also item 2's fourth read.
