@@ -9,7 +9,6 @@ import { SqlClient } from "@effect/sql"
 import { MetricsSnapshotRepo, workspaceStatuses } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { bool, int, type Row, text } from "./Columns.js"
-import { bind } from "./Rows.js"
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -21,9 +20,9 @@ export const make = Effect.gen(function*() {
     const running = yield* sql<Row>`SELECT canceled_at IS NOT NULL AS canceling, COUNT(*) AS n FROM provisioner_jobs
       WHERE started_at IS NOT NULL AND completed_at IS NULL AND type = 'workspace_build' GROUP BY canceled_at IS NOT NULL`
     const workspaces = yield* sql<Row>`SELECT latest_build_status AS status, COUNT(*) AS n
-      FROM workspaces WHERE deleted = ${bind(false)} AND latest_build_status IS NOT NULL
+      FROM workspaces WHERE deleted = FALSE AND latest_build_status IS NOT NULL
       GROUP BY latest_build_status`
-    const agents = yield* sql<Row>`SELECT COUNT(*) AS n FROM workspace_agents WHERE connected = ${bind(true)}`
+    const agents = yield* sql<Row>`SELECT COUNT(*) AS n FROM workspace_agents WHERE connected = TRUE`
     const count = (r: Row | undefined) => r === undefined ? 0 : int(r.n, "count(*)")
     const canceling = (r: Row) => bool(r.canceling, "provisioner_jobs.canceled_at IS NOT NULL")
     return {

@@ -567,7 +567,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         const user = yield* readableKeysOf(ref)
         const filter = { includeExpired: query.include_expired ?? false, now: yield* now }
         if (!(query.include_all ?? false) || !(yield* allowed("read", { type: "api_key" }))) {
-          const list = yield* keys.list({ ...filter, userId: user.id, loginType: "token" })
+          const list = yield* keys.list({ ...filter, userId: user.id, tokensOnly: true })
           return list.map((k) => toApiKeyWithOwner(k, user.username))
         }
         const all = yield* keys.listAllTokens(filter)

@@ -92,8 +92,8 @@ export interface ApiKeyFilter {
   readonly userId: string
   readonly includeExpired: boolean
   readonly now: Date
-  /** Only keys of this login type (tokens are `token`). */
-  readonly loginType?: string | undefined
+  /** Only tokens (keys of login type `token`), not sessions. */
+  readonly tokensOnly?: boolean | undefined
 }
 
 export interface TokenFilter {

@@ -61,13 +61,13 @@ export const make = Effect.gen(function*() {
     findById: (id) => run(sql<Row>`SELECT * FROM workspace_proxies WHERE id = ${id}`).pipe(Effect.map(one)),
     findByName: (name) =>
       run(
-        sql<Row>`SELECT * FROM workspace_proxies WHERE lower(name) = ${name.toLowerCase()} AND deleted = ${bind(false)}`
+        sql<Row>`SELECT * FROM workspace_proxies WHERE lower(name) = ${name.toLowerCase()} AND deleted = FALSE`
       ).pipe(
         Effect.map(one)
       ),
     list: (limit) =>
       run(
-        sql<Row>`SELECT * FROM workspace_proxies WHERE deleted = ${bind(false)} ORDER BY lower(name), id LIMIT ${limit}`
+        sql<Row>`SELECT * FROM workspace_proxies WHERE deleted = FALSE ORDER BY lower(name), id LIMIT ${limit}`
       ).pipe(
         Effect.map((rs) => rs.map(rowToProxy))
       ),
@@ -75,26 +75,26 @@ export const make = Effect.gen(function*() {
       unique(
         f.token_hashed_secret === undefined
           ? sql<Row>`UPDATE workspace_proxies SET name = ${f.name}, display_name = ${f.display_name}, icon = ${f.icon},
-              updated_at = ${bind(at)} WHERE id = ${id} AND deleted = ${bind(false)} RETURNING *`
+              updated_at = ${bind(at)} WHERE id = ${id} AND deleted = FALSE RETURNING *`
           : sql<Row>`UPDATE workspace_proxies SET name = ${f.name}, display_name = ${f.display_name}, icon = ${f.icon},
               token_hashed_secret = ${f.token_hashed_secret}, updated_at = ${bind(at)}
-              WHERE id = ${id} AND deleted = ${bind(false)} RETURNING *`
+              WHERE id = ${id} AND deleted = FALSE RETURNING *`
       ).pipe(Effect.map(one)),
     markDeleted: (id, at) =>
-      run(sql<Row>`UPDATE workspace_proxies SET deleted = ${bind(true)}, updated_at = ${bind(at)}
-        WHERE id = ${id} AND deleted = ${bind(false)} RETURNING id`).pipe(Effect.map((rs) => rs.length > 0)),
+      run(sql<Row>`UPDATE workspace_proxies SET deleted = TRUE, updated_at = ${bind(at)}
+        WHERE id = ${id} AND deleted = FALSE RETURNING id`).pipe(Effect.map((rs) => rs.length > 0)),
     register: (id, r, at) =>
       run(sql<Row>`UPDATE workspace_proxies SET url = ${r.url}, wildcard_hostname = ${r.wildcard_hostname},
           derp_enabled = ${bind(r.derp_enabled)}, derp_only = ${
         bind(r.derp_only)
       }, version = ${r.version}, updated_at = ${bind(at)}
-        WHERE id = ${id} AND deleted = ${bind(false)} RETURNING *`).pipe(Effect.map(one)),
+        WHERE id = ${id} AND deleted = FALSE RETURNING *`).pipe(Effect.map(one)),
     setStatuses: (updates) =>
       updates.length === 0 ?
         Effect.void :
         run(withTransaction(Effect.forEach(updates, (u) =>
           sql`UPDATE workspace_proxies SET status = ${u.status}, status_report = ${JSON.stringify(u.report)},
-            status_checked_at = ${bind(u.checked_at)} WHERE id = ${u.id} AND deleted = ${bind(false)}`, {
+            status_checked_at = ${bind(u.checked_at)} WHERE id = ${u.id} AND deleted = FALSE`, {
           discard: true
         }))),
     getPrimary: run(

@@ -11,7 +11,6 @@ import { escapeLike } from "../Filters.js"
 import { purgeBefore } from "../Purge.js"
 import {
   apiKeyColumns,
-  bind,
   bindRecord,
   roleNames,
   rowToApiKey,
@@ -214,8 +213,8 @@ export const make = Effect.gen(function*() {
       return unique(withTransaction(Effect.gen(function*() {
         let changed = false
         if (deleted !== undefined) {
-          const rs = yield* sql<{ status: string }>`UPDATE users SET deleted = ${bind(deleted)}
-            WHERE id = ${id} AND deleted = ${bind(!deleted)} RETURNING status`
+          const rs = yield* sql<{ status: string }>`UPDATE users SET deleted = ${deleted ? sql`TRUE` : sql`FALSE`}
+            WHERE id = ${id} AND deleted = ${deleted ? sql`FALSE` : sql`TRUE`} RETURNING status`
           const sign = deleted ? -1 : 1
           if (rs.length > 0) yield* bumpUsers(sign, rs[0]!.status === "active" ? sign : 0)
           changed = rs.length > 0
@@ -282,7 +281,7 @@ export const make = Effect.gen(function*() {
         reads(sql`SELECT * FROM api_keys WHERE ${
           sql.and([
             sql`user_id = ${f.userId}`,
-            ...(f.loginType ? [sql`login_type = ${f.loginType}`] : []),
+            ...(f.tokensOnly === true ? [sql`login_type = 'token'`] : []),
             ...(f.includeExpired ? [] : [sql`expires_at > ${f.now.toISOString()}`])
           ])
         } ORDER BY created_at DESC`)

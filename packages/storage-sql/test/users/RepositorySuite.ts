@@ -708,7 +708,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
       )
 
       test(
-        "list filters by user, expiry and login type, newest first",
+        "list filters by user, expiry and tokens only, newest first",
         Effect.gen(function*() {
           const keys = yield* ApiKeyRepo
           const alice = user("alice")
@@ -735,17 +735,14 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           ])
           // Expired means expires_at <= now.
           expect(ids(yield* keys.list({ userId: alice.id, includeExpired: false, now }))).toEqual([session.id, live.id])
-          expect(ids(yield* keys.list({ userId: alice.id, includeExpired: false, now, loginType: "token" }))).toEqual([
+          expect(ids(yield* keys.list({ userId: alice.id, includeExpired: false, now, tokensOnly: true }))).toEqual([
             live.id
           ])
-          expect(ids(yield* keys.list({ userId: alice.id, includeExpired: true, now, loginType: "token" }))).toEqual([
+          expect(ids(yield* keys.list({ userId: alice.id, includeExpired: true, now, tokensOnly: true }))).toEqual([
             live.id,
             edge.id,
             old.id
           ])
-          expect(ids(yield* keys.list({ userId: alice.id, includeExpired: true, now, loginType: "password" }))).toEqual(
-            [session.id]
-          )
           expect(ids(yield* keys.list({ userId: bob.id, includeExpired: true, now }))).toEqual([other.id])
           expect(yield* keys.list({ userId: randomUUID(), includeExpired: true, now })).toEqual([])
           // Millisecond precision in the comparison: one ms before expiry is live.
