@@ -24,6 +24,7 @@
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import { collectsSpans } from "@workbay/core"
 import { Context, Effect, type Fiber, Option } from "effect"
+import { makeStatementText } from "./StatementText.js"
 import { openTransactions } from "./Transaction.js"
 
 type Row = Record<string, any>
@@ -36,13 +37,18 @@ type Row = Record<string, any>
 export type SyncRead = (text: string, params: ReadonlyArray<unknown>, safeIntegers: boolean) => ReadonlyArray<Row>
 
 const syncReads = new WeakMap<SqlClient.SqlClient, SyncRead>()
+/** Each direct client's statement texts, made once per shape (StatementText.ts). */
+const statementTexts = new WeakMap<SqlClient.SqlClient, ReturnType<typeof makeStatementText>>()
 
 /**
  * Lets reads of `sql` run on its connection directly ({@link directReads}, {@link directStatements}):
  * for a client of one connection that runs statements synchronously, with no row transforms.
  * Call it before the repositories are built.
  */
-export const registerDirectReads = (sql: SqlClient.SqlClient, read: SyncRead): void => void syncReads.set(sql, read)
+export const registerDirectReads = (sql: SqlClient.SqlClient, read: SyncRead): void => {
+  syncReads.set(sql, read)
+  statementTexts.set(sql, makeStatementText())
+}
 
 /**
  * `run`, a statement of `text` run outside @effect/sql's pipeline, in the span that pipeline
@@ -91,7 +97,7 @@ const directIsSafe = (sql: SqlClient.SqlClient, fiber: Fiber.RuntimeFiber<unknow
 
 /**
  * Runs a read `statement` (`sql\`...\``) directly when that is safe, as {@link directReads} does,
- * its template compiled here once (`statement.compile()`), else the statement itself (the
+ * its text made once per shape (StatementText.ts), else the statement itself (the
  * ordinary path). For reads beyond the hottest few, whose SQL text is not written out: list
  * pages and what their rows read (about 25 us less a statement, and no scheduler hop from the
  * semaphore, so a page answers without suspending). Only for statements that write nothing;
@@ -105,11 +111,14 @@ export type Reads = <A extends object = Row>(
 export const directStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads> =>
   Effect.sync((): Reads => {
     const direct = syncReads.get(sql)
-    if (direct === undefined) return <A extends object>(statement: Statement.Statement<A>) => statement
+    const textOf = statementTexts.get(sql)
+    if (direct === undefined || textOf === undefined) {
+      return <A extends object>(statement: Statement.Statement<A>) => statement
+    }
     return <A extends object>(statement: Statement.Statement<A>) =>
       Effect.withFiberRuntime<ReadonlyArray<A>, SqlError.SqlError>((fiber) => {
         if (!directIsSafe(sql, fiber)) return statement
-        const [text, params] = statement.compile()
+        const [text, params] = textOf(statement)
         return runDirect(direct, text, params, fiber) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
       })
   })
@@ -125,11 +134,14 @@ export const directStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads>
 export const transactionStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads> =>
   Effect.sync((): Reads => {
     const direct = syncReads.get(sql)
-    if (direct === undefined) return <A extends object>(statement: Statement.Statement<A>) => statement
+    const textOf = statementTexts.get(sql)
+    if (direct === undefined || textOf === undefined) {
+      return <A extends object>(statement: Statement.Statement<A>) => statement
+    }
     return <A extends object>(statement: Statement.Statement<A>) =>
       Effect.withFiberRuntime<ReadonlyArray<A>, SqlError.SqlError>((fiber) => {
         if (Option.isNone(Context.getOption(fiber.currentContext, SqlClient.TransactionConnection))) return statement
-        const [text, params] = statement.compile()
+        const [text, params] = textOf(statement)
         return runDirect(direct, text, params, fiber) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
       })
   })

@@ -23,6 +23,8 @@ export {
   registerPoolReads,
   type SyncRead
 } from "./DirectReads.js"
+/** Statement texts made once per shape (the direct paths' compiler), for the storages' tests. */
+export { makeStatementText, MAX_NODES } from "./StatementText.js"
 /** Row mapping: the column readers (as `Columns.text`, ...), for the storages' tests. */
 export * as Columns from "./Columns.js"
 export { RowError, toDate } from "./Columns.js"

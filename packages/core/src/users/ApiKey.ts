@@ -1,6 +1,7 @@
 /** API keys (session tokens and long-lived tokens). */
 import { Schema } from "effect"
 import { AllowListEntry, ApiKeyLoginType, type ApiKeyRecord } from "../Identity.js"
+import { wireMaker } from "../Wire.js"
 
 export { AllowListEntry, ApiKeyLoginType, type ApiKeyRecord } from "../Identity.js"
 
@@ -61,10 +62,15 @@ const apiKeyFields = (k: ApiKeyRecord): Schema.Struct.Type<typeof ApiKey.fields>
   user_id: k.user_id
 })
 
-export const toApiKey = (k: ApiKeyRecord): ApiKey => new ApiKey(apiKeyFields(k), true)
+const makeApiKey = wireMaker(ApiKey)
+const makeApiKeyWithOwner = wireMaker(ApiKeyWithOwner)
 
-export const toApiKeyWithOwner = (k: ApiKeyRecord, username: string): ApiKeyWithOwner =>
-  new ApiKeyWithOwner({ ...apiKeyFields(k), username }, true)
+export const toApiKey = (k: ApiKeyRecord): ApiKey => makeApiKey(apiKeyFields(k))
+
+export const toApiKeyWithOwner = (k: ApiKeyRecord, username: string): ApiKeyWithOwner => {
+  const props: Schema.Struct.Type<typeof ApiKeyWithOwner.fields> = { ...apiKeyFields(k), username }
+  return makeApiKeyWithOwner(props)
+}
 
 export const TokenName = Schema.String.pipe(
   Schema.maxLength(64, { message: () => "Token name must be at most 64 characters." }),
