@@ -36,19 +36,21 @@ type Row = Record<string, any>
  */
 export type SyncRead = (text: string, params: ReadonlyArray<unknown>, safeIntegers: boolean) => ReadonlyArray<Row>
 
-const syncReads = new WeakMap<SqlClient.SqlClient, SyncRead>()
-/** Each direct client's statement texts, made once per shape (StatementText.ts). */
-const statementTexts = new WeakMap<SqlClient.SqlClient, ReturnType<typeof makeStatementText>>()
+/** A direct client's read, and its statements' texts made once per shape (StatementText.ts). */
+interface Direct {
+  readonly read: SyncRead
+  readonly textOf: ReturnType<typeof makeStatementText>
+}
+
+const directs = new WeakMap<SqlClient.SqlClient, Direct>()
 
 /**
  * Lets reads of `sql` run on its connection directly ({@link directReads}, {@link directStatements}):
  * for a client of one connection that runs statements synchronously, with no row transforms.
  * Call it before the repositories are built.
  */
-export const registerDirectReads = (sql: SqlClient.SqlClient, read: SyncRead): void => {
-  syncReads.set(sql, read)
-  statementTexts.set(sql, makeStatementText())
-}
+export const registerDirectReads = (sql: SqlClient.SqlClient, read: SyncRead): void =>
+  void directs.set(sql, { read, textOf: makeStatementText() })
 
 /**
  * `run`, a statement of `text` run outside @effect/sql's pipeline, in the span that pipeline
@@ -110,11 +112,9 @@ export type Reads = <A extends object = Row>(
 /** The {@link Reads} of `sql`; build it once per repository module. */
 export const directStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads> =>
   Effect.sync((): Reads => {
-    const direct = syncReads.get(sql)
-    const textOf = statementTexts.get(sql)
-    if (direct === undefined || textOf === undefined) {
-      return <A extends object>(statement: Statement.Statement<A>) => statement
-    }
+    const found = directs.get(sql)
+    if (found === undefined) return <A extends object>(statement: Statement.Statement<A>) => statement
+    const { read: direct, textOf } = found
     return <A extends object>(statement: Statement.Statement<A>) =>
       Effect.withFiberRuntime<ReadonlyArray<A>, SqlError.SqlError>((fiber) => {
         if (!directIsSafe(sql, fiber)) return statement
@@ -133,11 +133,9 @@ export const directStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads>
  */
 export const transactionStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads> =>
   Effect.sync((): Reads => {
-    const direct = syncReads.get(sql)
-    const textOf = statementTexts.get(sql)
-    if (direct === undefined || textOf === undefined) {
-      return <A extends object>(statement: Statement.Statement<A>) => statement
-    }
+    const found = directs.get(sql)
+    if (found === undefined) return <A extends object>(statement: Statement.Statement<A>) => statement
+    const { read: direct, textOf } = found
     return <A extends object>(statement: Statement.Statement<A>) =>
       Effect.withFiberRuntime<ReadonlyArray<A>, SqlError.SqlError>((fiber) => {
         if (Option.isNone(Context.getOption(fiber.currentContext, SqlClient.TransactionConnection))) return statement
@@ -159,7 +157,7 @@ export type Read = (
 /** The {@link Read} of `sql`; build it once per repository module. */
 export const directReads = (sql: SqlClient.SqlClient): Effect.Effect<Read> =>
   Effect.sync((): Read => {
-    const direct = syncReads.get(sql)
+    const direct = directs.get(sql)?.read
     return (text, params, statement) =>
       direct === undefined
         ? statement()

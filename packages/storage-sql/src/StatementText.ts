@@ -2,7 +2,8 @@
  * The SQL text and parameters of a statement for SQLite, its text made once per shape. @effect/sql
  * compiles a statement's segments into its text at every run: the text is built piece by piece
  * and, new each time, is flattened and hashed again where the client looks up its prepared
- * statement by it (about 4 us a statement of a workspace read, a tenth of that read's CPU). A
+ * statement by it (1.2-1.5 us a statement with its building, against 0.2 us here: some 2% of a
+ * workspace read's CPU). A
  * statement's text depends only on its segments' shape: each literal's text, where a parameter
  * stands (SQLite's `?`) and how many values each `IN` list has. So the shapes are kept in a tree,
  * keyed segment by segment (a literal by its string, which a template keeps as one interned
