@@ -49,6 +49,28 @@ describe("sideBySide", () => {
       }
     }))
 
+  it.effect("in turn: each run answers an array of its own; no reads answer none; a failure runs no later read", () =>
+    Effect.gen(function*() {
+      let n = 0
+      const round = sideBySide([Effect.sync(() => ++n), Effect.sync(() => ++n)]).pipe(
+        Effect.locally(ReadsAtOnce, false)
+      )
+      const first = yield* round
+      const second = yield* round
+      expect(first).toEqual([1, 2])
+      expect(second).toEqual([3, 4])
+      expect(yield* sideBySide([] as ReadonlyArray<Effect.Effect<number>>).pipe(Effect.locally(ReadsAtOnce, false)))
+        .toEqual([])
+      let ran = false
+      const exit = yield* Effect.exit(
+        sideBySide([Effect.fail("gone" as const), Effect.sync(() => (ran = true))]).pipe(
+          Effect.locally(ReadsAtOnce, false)
+        )
+      )
+      expect(exit).toEqual(Exit.fail("gone"))
+      expect(ran).toBe(false)
+    }))
+
   it("reaches the runtime of a layer `readsInTurn` is merged into, and only that one", async () => {
     const repo = Layer.succeed(Repo, { n: 1 })
     const inTurn = ManagedRuntime.make(Layer.merge(repo, readsInTurn))

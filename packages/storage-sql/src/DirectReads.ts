@@ -105,22 +105,76 @@ const directIsSafe = (sql: SqlClient.SqlClient, fiber: Fiber.RuntimeFiber<unknow
  * semaphore, so a page answers without suspending). Only for statements that write nothing;
  * on any other client (Postgres) it is the statement itself.
  */
-export type Reads = <A extends object = Row>(
-  statement: Statement.Statement<A>
-) => Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
+export interface Reads {
+  <A extends object = Row>(statement: Statement.Statement<A>): Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
+  /**
+   * `Effect.orDie(reads(statement)).pipe(Effect.map(f))`: the rows made into `f(rows)`, a failure
+   * of the database (or of `f`) a defect. Where the statement runs directly this is two steps of
+   * the fiber instead of six (a workspace read runs eight such reads).
+   */
+  readonly mapped: <A extends object, B>(
+    statement: Statement.Statement<A>,
+    f: (rows: ReadonlyArray<A>) => B
+  ) => Effect.Effect<B>
+}
+
+/** {@link Reads.mapped} by the ordinary path. */
+const mappedPlain = <A extends object, B>(
+  statement: Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>,
+  f: (rows: ReadonlyArray<A>) => B
+): Effect.Effect<B> => Effect.map(Effect.orDie(statement), f)
+
+/** The statements themselves: the {@link Reads} of a client with no direct path. */
+const plainReads: Reads = Object.assign(
+  <A extends object>(statement: Statement.Statement<A>) => statement,
+  { mapped: mappedPlain }
+)
+
+/**
+ * {@link Reads.mapped} of `text` run directly in `fiber`: `f` of its rows, at once; in the span
+ * while spans are collected.
+ */
+const mappedDirect = <A extends object, B>(
+  read: SyncRead,
+  text: string,
+  params: ReadonlyArray<unknown>,
+  fiber: Fiber.RuntimeFiber<unknown, unknown>,
+  f: (rows: ReadonlyArray<A>) => B
+): Effect.Effect<B> => {
+  if (collectsSpans(fiber)) {
+    return mappedPlain(runDirect(read, text, params, fiber) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>, f)
+  }
+  try {
+    return Effect.succeed(
+      f(read(text, params, Context.get(fiber.currentContext, SqlClient.SafeIntegers)) as ReadonlyArray<A>)
+    )
+  } catch (cause) {
+    return Effect.die(cause)
+  }
+}
 
 /** The {@link Reads} of `sql`; build it once per repository module. */
 export const directStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads> =>
   Effect.sync((): Reads => {
     const found = directs.get(sql)
-    if (found === undefined) return <A extends object>(statement: Statement.Statement<A>) => statement
+    if (found === undefined) return plainReads
     const { read: direct, textOf } = found
-    return <A extends object>(statement: Statement.Statement<A>) =>
-      Effect.withFiberRuntime<ReadonlyArray<A>, SqlError.SqlError>((fiber) => {
-        if (!directIsSafe(sql, fiber)) return statement
-        const [text, params] = textOf(statement)
-        return runDirect(direct, text, params, fiber) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
-      })
+    return Object.assign(
+      <A extends object>(statement: Statement.Statement<A>) =>
+        Effect.withFiberRuntime<ReadonlyArray<A>, SqlError.SqlError>((fiber) => {
+          if (!directIsSafe(sql, fiber)) return statement
+          const [text, params] = textOf(statement)
+          return runDirect(direct, text, params, fiber) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
+        }),
+      {
+        mapped: <A extends object, B>(statement: Statement.Statement<A>, f: (rows: ReadonlyArray<A>) => B) =>
+          Effect.withFiberRuntime<B>((fiber) => {
+            if (!directIsSafe(sql, fiber)) return mappedPlain(statement, f)
+            const [text, params] = textOf(statement)
+            return mappedDirect(direct, text, params, fiber, f)
+          })
+      }
+    )
   })
 
 /**
@@ -134,14 +188,26 @@ export const directStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads>
 export const transactionStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads> =>
   Effect.sync((): Reads => {
     const found = directs.get(sql)
-    if (found === undefined) return <A extends object>(statement: Statement.Statement<A>) => statement
+    if (found === undefined) return plainReads
     const { read: direct, textOf } = found
-    return <A extends object>(statement: Statement.Statement<A>) =>
-      Effect.withFiberRuntime<ReadonlyArray<A>, SqlError.SqlError>((fiber) => {
-        if (Option.isNone(Context.getOption(fiber.currentContext, SqlClient.TransactionConnection))) return statement
-        const [text, params] = textOf(statement)
-        return runDirect(direct, text, params, fiber) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
-      })
+    const inTransaction = (fiber: Fiber.RuntimeFiber<unknown, unknown>) =>
+      Option.isSome(Context.getOption(fiber.currentContext, SqlClient.TransactionConnection))
+    return Object.assign(
+      <A extends object>(statement: Statement.Statement<A>) =>
+        Effect.withFiberRuntime<ReadonlyArray<A>, SqlError.SqlError>((fiber) => {
+          if (!inTransaction(fiber)) return statement
+          const [text, params] = textOf(statement)
+          return runDirect(direct, text, params, fiber) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
+        }),
+      {
+        mapped: <A extends object, B>(statement: Statement.Statement<A>, f: (rows: ReadonlyArray<A>) => B) =>
+          Effect.withFiberRuntime<B>((fiber) => {
+            if (!inTransaction(fiber)) return mappedPlain(statement, f)
+            const [text, params] = textOf(statement)
+            return mappedDirect(direct, text, params, fiber, f)
+          })
+      }
+    )
   })
 
 /**

@@ -90,11 +90,9 @@ export const cappedCount = (
   where: Statement.Fragment,
   cap: number
 ) =>
-  reads(
+  reads.mapped(
     sql<{ n: number | string }>`SELECT count(*) AS n FROM (SELECT 1 FROM ${sql(table)} WHERE ${where} LIMIT ${
       cap + 1
-    }) capped`
-  ).pipe(
-    Effect.orDie,
-    Effect.map((rs) => Number(rs[0]!.n))
+    }) capped`,
+    (rs) => Number(rs[0]!.n)
   )

@@ -60,17 +60,11 @@ export const make = Effect.gen(function*() {
     usersByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : reads(sql`SELECT * FROM users WHERE ${sql.in("id", ids)}`).pipe(
-          Effect.orDie,
-          Effect.map((rs) => rs.map(rowToUser))
-        ),
+        : reads.mapped(sql`SELECT * FROM users WHERE ${sql.in("id", ids)}`, (rs) => rs.map(rowToUser)),
     organizationsByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : reads(sql`SELECT * FROM organizations WHERE ${sql.in("id", ids)}`).pipe(
-          Effect.orDie,
-          Effect.map((rs) => rs.map(rowToOrganization))
-        )
+        : reads.mapped(sql`SELECT * FROM organizations WHERE ${sql.in("id", ids)}`, (rs) => rs.map(rowToOrganization))
   })
 })
 

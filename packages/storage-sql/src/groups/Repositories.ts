@@ -80,15 +80,12 @@ export const make = Effect.gen(function*() {
   const findByIds = (ids: ReadonlyArray<string>) =>
     ids.length === 0
       ? Effect.succeed([])
-      : reads(sql`${SELECT_GROUP} WHERE ${sql.in("g.id", ids)}`).pipe(
-        Effect.orDie,
-        Effect.map((rs) => rs.map(rowToGroup))
-      )
+      : reads.mapped(sql`${SELECT_GROUP} WHERE ${sql.in("g.id", ids)}`, (rs) => rs.map(rowToGroup))
 
   const findById = (id: string) =>
-    reads(sql`${SELECT_GROUP} WHERE g.id = ${id}`).pipe(
-      Effect.orDie,
-      Effect.map((rs) => (rs.length > 0 ? Option.some(rowToGroup(rs[0]!)) : Option.none()))
+    reads.mapped(
+      sql`${SELECT_GROUP} WHERE g.id = ${id}`,
+      (rs) => (rs.length > 0 ? Option.some(rowToGroup(rs[0]!)) : Option.none())
     )
 
   /** The membership rows of a group, aliased `m` (with `m.user_id`), and the condition selecting them. */
@@ -130,9 +127,9 @@ export const make = Effect.gen(function*() {
     findById,
     findByIds,
     findByOrganizationAndName: (organizationId, name) =>
-      reads(sql`${SELECT_GROUP} WHERE g.organization_id = ${organizationId} AND lower(g.name) = lower(${name})`).pipe(
-        Effect.orDie,
-        Effect.map((rs) => (rs.length > 0 ? Option.some(rowToGroup(rs[0]!)) : Option.none()))
+      reads.mapped(
+        sql`${SELECT_GROUP} WHERE g.organization_id = ${organizationId} AND lower(g.name) = lower(${name})`,
+        (rs) => (rs.length > 0 ? Option.some(rowToGroup(rs[0]!)) : Option.none())
       ),
     findByName: (name) =>
       sql`${SELECT_GROUP} WHERE lower(g.name) = lower(${name}) ORDER BY o.name, g.id`.pipe(
@@ -198,9 +195,9 @@ export const make = Effect.gen(function*() {
         return true
       })).pipe(Effect.orDie),
     groupIdsOf: (userId) =>
-      reads(sql`SELECT group_id FROM group_members WHERE user_id = ${userId}`).pipe(
-        Effect.orDie,
-        Effect.map((rs) => rs.map((r) => text(r.group_id, "group_members.group_id")))
+      reads.mapped(
+        sql`SELECT group_id FROM group_members WHERE user_id = ${userId}`,
+        (rs) => rs.map((r) => text(r.group_id, "group_members.group_id"))
       ),
     addMembers: (g, userIds, at) =>
       isEveryoneGroup(g) || userIds.length === 0

@@ -107,15 +107,11 @@ export const make = Effect.gen(function*() {
         }`
       }))).pipe(Effect.asVoid),
     findById: (id) =>
-      orDie(reads(sql`SELECT * FROM organizations WHERE id = ${id}`)).pipe(
-        Effect.map((rs) => first(rs, rowToOrganization))
-      ),
+      reads.mapped(sql`SELECT * FROM organizations WHERE id = ${id}`, (rs) => first(rs, rowToOrganization)),
     findByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : orDie(reads(sql`SELECT * FROM organizations WHERE ${sql.in("id", ids)}`)).pipe(
-          Effect.map((rs) => rs.map(rowToOrganization))
-        ),
+        : reads.mapped(sql`SELECT * FROM organizations WHERE ${sql.in("id", ids)}`, (rs) => rs.map(rowToOrganization)),
     findByName: (name) =>
       orDie(sql`SELECT * FROM organizations WHERE lower(name) = lower(${name})`).pipe(
         Effect.map((rs) => first(rs, rowToOrganization))

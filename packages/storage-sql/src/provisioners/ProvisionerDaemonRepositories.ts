@@ -118,9 +118,9 @@ export const make = Effect.gen(function*() {
     },
 
     serving: (organizationId) =>
-      reads(sql<Row>`SELECT * FROM provisioner_daemons WHERE ${serves(organizationId)}`).pipe(
-        Effect.orDie,
-        Effect.map((rs) => rs.map(rowToDaemon))
+      reads.mapped(
+        sql<Row>`SELECT * FROM provisioner_daemons WHERE ${serves(organizationId)}`,
+        (rs) => rs.map(rowToDaemon)
       ),
 
     purge: (olderThan) =>

@@ -202,9 +202,7 @@ export const make = Effect.gen(function*() {
     findByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : Effect.orDie(reads(sql<Row>`SELECT * FROM provisioner_jobs WHERE ${sql.in("id", ids)}`)).pipe(
-          Effect.map((rs) => rs.map(rowToJob))
-        ),
+        : reads.mapped(sql<Row>`SELECT * FROM provisioner_jobs WHERE ${sql.in("id", ids)}`, (rs) => rs.map(rowToJob)),
 
     acquire: (worker, now) => {
       if (worker.provisioners.length === 0) return Effect.succeedNone
@@ -356,36 +354,34 @@ export const make = Effect.gen(function*() {
     versionMetadata: (versionIds) =>
       versionIds.length === 0
         ? Effect.succeed([])
-        : reads(
+        : reads.mapped(
           sql<Row>`SELECT v.id AS version_id, v.name AS version_name, t.id AS template_id, t.name AS template_name,
             t.display_name AS template_display_name, t.icon AS template_icon
           FROM template_versions v LEFT JOIN templates t ON t.id = v.template_id
-          WHERE v.id IN ${sql.in(versionIds)}`
-        ).pipe(
-          Effect.orDie,
-          Effect.map((rs) => rs.map(rowToVersionMetadata))
+          WHERE v.id IN ${sql.in(versionIds)}`,
+          (rs) => rs.map(rowToVersionMetadata)
         ),
 
     buildMetadata: (buildIds) =>
       buildIds.length === 0
         ? Effect.succeed([])
-        : reads(sql<Row>`SELECT b.id AS build_id, b.transition, w.id AS workspace_id, w.name AS workspace_name,
+        : reads.mapped(
+          sql<Row>`SELECT b.id AS build_id, b.transition, w.id AS workspace_id, w.name AS workspace_name,
             v.id AS version_id, v.name AS version_name, t.id AS template_id, t.name AS template_name,
             t.display_name AS template_display_name, t.icon AS template_icon
           FROM workspace_builds b JOIN workspaces w ON w.id = b.workspace_id
             LEFT JOIN template_versions v ON v.id = b.template_version_id LEFT JOIN templates t ON t.id = w.template_id
-          WHERE b.id IN ${sql.in(buildIds)}`).pipe(
-          Effect.orDie,
-          Effect.map((rs) => rs.map(rowToBuildMetadata))
+          WHERE b.id IN ${sql.in(buildIds)}`,
+          (rs) => rs.map(rowToBuildMetadata)
         ),
 
     pending: (provisioners) =>
       provisioners.length === 0
         ? Effect.succeed([])
-        : reads(sql<Row>`SELECT id, provisioner, tags, created_at FROM provisioner_jobs
-            WHERE ${sql.unsafe(PENDING)} AND ${sql.in("provisioner", provisioners)} ORDER BY created_at`).pipe(
-          Effect.orDie,
-          Effect.map((rs) => rs.map(rowToPending))
+        : reads.mapped(
+          sql<Row>`SELECT id, provisioner, tags, created_at FROM provisioner_jobs
+            WHERE ${sql.unsafe(PENDING)} AND ${sql.in("provisioner", provisioners)} ORDER BY created_at`,
+          (rs) => rs.map(rowToPending)
         )
   })
 })

@@ -133,18 +133,14 @@ export const makeTemplates = Effect.gen(function*() {
   const withTransaction = transaction(sql)
   const inUse = templateWorkspaceStatements(sql)
   const byId = (id: string) =>
-    Effect.orDie(reads(sql<Row>`SELECT * FROM templates WHERE id = ${id}`)).pipe(
-      Effect.map((rs) => first(rs, rowToTemplate))
-    )
+    reads.mapped(sql<Row>`SELECT * FROM templates WHERE id = ${id}`, (rs) => first(rs, rowToTemplate))
   return TemplateRepo.of({
     insert: (t) => unique(sql`INSERT INTO templates ${sql.insert(bindRecord(t))}`).pipe(Effect.asVoid),
     findById: byId,
     findByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : Effect.orDie(reads(sql<Row>`SELECT * FROM templates WHERE ${sql.in("id", ids)}`)).pipe(
-          Effect.map((rs) => rs.map(rowToTemplate))
-        ),
+        : reads.mapped(sql<Row>`SELECT * FROM templates WHERE ${sql.in("id", ids)}`, (rs) => rs.map(rowToTemplate)),
     findByName: (organizationId, name) =>
       Effect.orDie(sql<Row>`SELECT * FROM templates
         WHERE organization_id = ${organizationId} AND lower(name) = lower(${name}) AND deleted = FALSE`).pipe(
@@ -186,16 +182,16 @@ export const makeTemplates = Effect.gen(function*() {
       templateIds.length === 0
         ? Effect.succeed(new Map())
         // Kept counts (migration 0014): one row per template, whatever the number of workspaces.
-        : Effect.orDie(reads(sql<Row>`SELECT name, value FROM counters
-            WHERE ${sql.in("name", templateIds.map((id) => `template_users:${id}`))} AND value > 0`)).pipe(
-          Effect.map((rs) =>
+        : reads.mapped(
+          sql<Row>`SELECT name, value FROM counters
+            WHERE ${sql.in("name", templateIds.map((id) => `template_users:${id}`))} AND value > 0`,
+          (rs) =>
             new Map(
               rs.map((r) => [
                 text(r.name, "counters.name").slice("template_users:".length),
                 int(r.value, "counters.value")
               ])
             )
-          )
         )
   })
 })
@@ -241,8 +237,9 @@ export const makeVersions = Effect.gen(function*() {
     findByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : Effect.orDie(reads(sql<Row>`SELECT * FROM template_versions WHERE ${sql.in("id", ids)}`)).pipe(
-          Effect.map((rs) => rs.map(rowToVersion))
+        : reads.mapped(
+          sql<Row>`SELECT * FROM template_versions WHERE ${sql.in("id", ids)}`,
+          (rs) => rs.map(rowToVersion)
         ),
     findByJobId: (jobId) => one(sql<Row>`SELECT * FROM template_versions WHERE job_id = ${jobId}`),
     listByFileId: (fileId) =>

@@ -144,9 +144,7 @@ export const make = Effect.gen(function*() {
     findByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : orDie(reads(sql`SELECT * FROM users WHERE ${sql.in("id", ids)}`)).pipe(
-          Effect.map((rs) => rs.map((r) => rowToUser(r)))
-        ),
+        : reads.mapped(sql`SELECT * FROM users WHERE ${sql.in("id", ids)}`, (rs) => rs.map((r) => rowToUser(r))),
     findByUsername: (username) =>
       orDie(sql`SELECT * FROM users WHERE lower(username) = lower(${username}) AND deleted = FALSE`).pipe(
         Effect.map((rs) => first(rs, rowToUser))

@@ -315,11 +315,12 @@ export const makeBuilds = Effect.gen(function*() {
           AND b.template_version_preset_id IS NOT NULL
           ${unclaimed === true ? sql`AND w.owner_id = ${PREBUILDS_USER_ID}` : sql``}
           ${since === undefined ? sql`` : sql`AND b.created_at >= ${since.toISOString()}`}`
-      return Effect.orDie(reads(
+      return reads.mapped(
         perPreset === undefined
           ? sql<Row>`${creations} ORDER BY b.created_at DESC`
-          : sql<Row>`SELECT * FROM (${creations}) c WHERE c.rn <= ${perPreset} ORDER BY c.created_at DESC`
-      )).pipe(Effect.map((rows) => rows.map(prebuildCreation)))
+          : sql<Row>`SELECT * FROM (${creations}) c WHERE c.rn <= ${perPreset} ORDER BY c.created_at DESC`,
+        (rows) => rows.map(prebuildCreation)
+      )
     },
     setResult: (id, result, now) =>
       Effect.orDie(sql`UPDATE workspace_builds SET ${

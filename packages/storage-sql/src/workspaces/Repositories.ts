@@ -87,9 +87,7 @@ export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const reads = yield* directStatements(sql)
   const byId = (id: string) =>
-    Effect.orDie(reads(sql<Row>`SELECT * FROM workspaces WHERE id = ${id}`)).pipe(
-      Effect.map((rs) => first(rs, rowToWorkspace))
-    )
+    reads.mapped(sql<Row>`SELECT * FROM workspaces WHERE id = ${id}`, (rs) => first(rs, rowToWorkspace))
   const withTransaction = transaction(sql)
   const byTemplate = workspacesByTemplate(sql)
   const bumpCounter = (name: string, by: number) =>
@@ -110,8 +108,9 @@ export const make = Effect.gen(function*() {
       if ((by === 1 && pair === 1) || (by === -1 && pair === 0)) yield* bumpCounter(`template_users:${templateId}`, by)
     })
   const keptCount = (name: string) =>
-    Effect.orDie(reads(sql<{ value: number | string }>`SELECT value FROM counters WHERE name = ${name}`)).pipe(
-      Effect.map((rs) => Number(rs[0]?.value ?? 0))
+    reads.mapped(
+      sql<{ value: number | string }>`SELECT value FROM counters WHERE name = ${name}`,
+      (rs) => Number(rs[0]?.value ?? 0)
     )
   /**
    * The count of every match. Undeleted workspaces without other filters are counted from the
@@ -131,7 +130,7 @@ export const make = Effect.gen(function*() {
     ) {
       return keptCount(`workspaces:${oneOwner}`)
     }
-    return Effect.orDie(reads(q.count)).pipe(Effect.map((rs) => Number(rs[0]?.n ?? 0)))
+    return reads.mapped(q.count, (rs) => Number(rs[0]?.n ?? 0))
   }
   return WorkspaceRepo.of({
     insert: (w) =>
@@ -145,9 +144,7 @@ export const make = Effect.gen(function*() {
     findByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : Effect.orDie(reads(sql<Row>`SELECT * FROM workspaces WHERE id IN ${sql.in(ids)}`)).pipe(
-          Effect.map((rs) => rs.map(rowToWorkspace))
-        ),
+        : reads.mapped(sql<Row>`SELECT * FROM workspaces WHERE id IN ${sql.in(ids)}`, (rs) => rs.map(rowToWorkspace)),
     ownerIdsByTemplate: (templateId) =>
       Effect.orDie(
         sql<Row>`SELECT DISTINCT owner_id FROM workspaces WHERE template_id = ${templateId} AND deleted = FALSE`
