@@ -248,7 +248,9 @@ const seedTo = (file, size, ctx) => {
     // Workspaces: copies of the first with its latest build, job, resources and agents.
     const cloneWorkspace = workspaceCloner(db, ctx.workspaceId)
     const owners = db.prepare(
-      "SELECT id, username FROM users WHERE deleted = 0 AND id <> ? ORDER BY lower(username) LIMIT 100"
+      // People only: a workspace of the prebuilds user (a system user) is a prebuild, which the
+      // service's reconciler deletes when no preset wants it, and the bare copy would keep.
+      "SELECT id, username FROM users WHERE deleted = 0 AND is_system = 0 AND id <> ? ORDER BY lower(username) LIMIT 100"
     ).all(ctx.userId)
     if (owners.length === 0) owners.push({ id: ctx.userId, username: "bench" })
     const workspaces = db.prepare("SELECT count(*) AS n FROM workspaces WHERE deleted = 0").get().n

@@ -66,11 +66,16 @@ const unprefix = (row, prefix) => {
 const SQL = {
   touch: "UPDATE api_keys SET last_used = ?, expires_at = ? WHERE id = ?",
   userById: "SELECT * FROM users WHERE id = ?",
-  usersPage: "SELECT * FROM users WHERE deleted = FALSE ORDER BY lower(username) LIMIT ? OFFSET ?",
+  // System users (the prebuilds user) are never listed, as the service's list leaves them out.
+  usersPage:
+    "SELECT * FROM users WHERE (deleted = FALSE AND is_system = FALSE) ORDER BY lower(username) LIMIT ? OFFSET ?",
   userCounts: "SELECT name, value FROM counters WHERE name IN ('users', 'users_active')",
   membershipsIn: `SELECT user_id, organization_id FROM organization_members WHERE "user_id" IN (?)`,
   workspaceById: "SELECT * FROM workspaces WHERE id = ?",
-  tokensOf: "SELECT * FROM api_keys WHERE (user_id = ? AND login_type = ? AND expires_at > ?) ORDER BY created_at DESC",
+  // The constant written, not bound: the partial index api_keys_token_name_key is on login_type = 'token', and a
+  // bound value there makes SQLite prepare the statement again at every run (docs/storage.md, as the service).
+  tokensOf:
+    "SELECT * FROM api_keys WHERE (user_id = ? AND login_type = 'token' AND expires_at > ?) ORDER BY created_at DESC",
   favoriteCount:
     "SELECT count(*) AS n FROM workspaces w WHERE (w.deleted = FALSE AND w.owner_id = ? AND w.favorite = TRUE)",
   favoritesPage:
@@ -79,10 +84,13 @@ const SQL = {
     "SELECT w.* FROM workspaces w WHERE (w.deleted = FALSE AND NOT (w.owner_id = ? AND w.favorite = TRUE)) ORDER BY w.list_rank, w.owner_username, lower(w.name), w.id LIMIT ? OFFSET ?",
   keptCount: "SELECT value FROM counters WHERE name = ?",
   templateUsers: "SELECT name, value FROM counters WHERE \"name\" IN (?) AND value > 0",
+  // A template's build time stats read its newest 100 successful builds of the last 30 days (migration 0031).
+  templateBuildTimes:
+    "SELECT template_id, transition, started_at, completed_at FROM ( SELECT template_id, transition, started_at, completed_at, ROW_NUMBER() OVER (PARTITION BY template_id ORDER BY build_created_at DESC, build_id DESC) AS rn FROM template_build_times WHERE template_id IN (?)) x WHERE rn <= ? AND started_at > ?",
   latestBuilds:
     "SELECT b.* FROM workspace_builds b WHERE b.workspace_id IN (?) AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)",
   latestSummaries:
-    "SELECT b.id, b.created_at, b.updated_at, b.workspace_id, b.template_version_id, b.template_version_preset_id, b.build_number, b.transition, b.initiator_id, b.job_id, b.deadline, b.max_deadline, b.reason, b.daily_cost, b.has_ai_task, b.has_external_agent, b.orphan FROM workspace_builds b WHERE b.workspace_id IN (?) AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)",
+    "SELECT b.id, b.created_at, b.updated_at, b.workspace_id, b.template_version_id, b.template_version_preset_id, b.build_number, b.transition, b.initiator_id, b.job_id, b.deadline, b.max_deadline, b.reason, b.daily_cost, b.has_ai_task, b.has_external_agent, b.orphan FROM workspaces w JOIN workspace_builds b ON b.workspace_id = w.id AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = w.id) WHERE w.id IN (?)",
   buildParameters:
     "SELECT workspace_build_id, name, value FROM workspace_build_parameters WHERE workspace_build_id IN (?) ORDER BY name",
   jobById: "SELECT * FROM provisioner_jobs WHERE id = ?",
@@ -638,7 +646,30 @@ const workspacesList = ({ user, now }, params) => {
 const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 const daysOfMask = (mask) => WEEKDAYS.filter((_, i) => (mask & (1 << i)) !== 0)
 
-const templateGet = (_caller, _params, id) => {
+/** The described system's `percentile_disc`: the first value whose cumulative share reaches `p`. */
+const percentileDisc = (sorted, p) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]
+
+/** `build_time_stats` of a template: p50 and p95 in milliseconds per transition, null without builds. */
+const buildTimeStats = (templateId, now) => {
+  const since = new Date(now - 30 * 86_400_000).toISOString()
+  const seconds = new Map()
+  for (const r of allIn(SQL.templateBuildTimes, [templateId], 100, since)) {
+    const list = seconds.get(r.transition) ?? []
+    list.push(Math.max(0, (Date.parse(r.completed_at) - Date.parse(r.started_at)) / 1000))
+    seconds.set(r.transition, list)
+  }
+  const stats = { start: { P50: null, P95: null }, stop: { P50: null, P95: null }, delete: { P50: null, P95: null } }
+  for (const [transition, list] of seconds) {
+    list.sort((a, b) => a - b)
+    stats[transition] = {
+      P50: Math.round(percentileDisc(list, 0.5) * 1000),
+      P95: Math.round(percentileDisc(list, 0.95) * 1000)
+    }
+  }
+  return stats
+}
+
+const templateGet = ({ now }, _params, id) => {
   const t = one(SQL.templateById, id.toLowerCase())
   if (t === undefined || t.deleted === 1) fail(404, "Resource not found or you do not have access to this resource")
   const org = one(SQL.organizationById, t.organization_id)
@@ -657,11 +688,7 @@ const templateGet = (_caller, _params, id) => {
       days_of_week: daysOfMask(t.autostop_requirement_days_of_week),
       weeks: Math.max(1, t.autostop_requirement_weeks)
     },
-    build_time_stats: {
-      start: { P50: null, P95: null },
-      stop: { P50: null, P95: null },
-      delete: { P50: null, P95: null }
-    },
+    build_time_stats: buildTimeStats(t.id, now),
     cors_behavior: t.cors_behavior,
     created_at: t.created_at,
     created_by_id: t.created_by,
@@ -755,7 +782,7 @@ const userOf = (caller, userRef) => {
 /** GET /users/{user}/keys/tokens: the user's unexpired tokens, newest first, each with its owner's username. */
 const listTokens = (caller, _params, userRef) => {
   const user = userOf(caller, userRef)
-  return stmt(SQL.tokensOf).all(user.id, "token", iso(Date.now())).map((k) => {
+  return stmt(SQL.tokensOf).all(user.id, iso(Date.now())).map((k) => {
     const scopes = JSON.parse(k.scopes)
     return {
       allow_list: JSON.parse(k.allow_list),
