@@ -11,7 +11,10 @@
 // POST /workspaces/{id}/builds (transition start, no parameters). What it leaves out, against
 // the service: the RBAC evaluator (the caller must be an owner, who may do all of these),
 // scopes and allow lists (the bench's session key has `all`), search queries, favorites of
-// other callers, template parameters, and every error path but 401/404/409.
+// other callers, template parameters, and every error path but 401/404/409. Where its statements
+// still differ (`--check-sql`, 2026-11-29): the workspace list reads its page, then the page's latest
+// builds, where the service reads both in one statement (a join); the build creation writes no
+// placement columns and reads no pending move.
 //
 // Authentication is the one of bench/baseline.mjs with the service's statement: the key row
 // joined with its user (one query, as the service reads it), sha256 of the secret compared in
