@@ -125,6 +125,38 @@ describe("the SQLite client and its direct reads", () => {
       })
     ).pipe(Effect.orDie))
 
+  it.live("mapped: f of the rows on both paths, in the direct span, a database's failure or f's a defect", () =>
+    withFile(() =>
+      Effect.gen(function*() {
+        const { sql, reads } = yield* setUp
+        const labels = () =>
+          reads.mapped(sql<{ label: string }>`SELECT label FROM things WHERE n < ${3} ORDER BY n`, (rs) =>
+            rs.map((r) => r.label))
+        const [outside, outsideSpans] = yield* spansOf(labels())
+        expect(outside).toEqual(["one", "two"])
+        expect(outsideSpans).toEqual(["sql.execute (direct)"])
+        const [inside, insideSpans] = yield* spansOf(
+          transaction(sql)(Effect.zipRight(sql`INSERT INTO things VALUES ('z', 0, 'zero', NULL, NULL)`, labels()))
+        )
+        expect(inside).toEqual(["zero", "one", "two"])
+        expect(insideSpans.filter((n) =>
+          n === "sql.execute"
+        )).toHaveLength(2)
+        // Without a tracer the direct path answers at once: the same rows.
+        expect(yield* labels()).toEqual(["zero", "one", "two"])
+        const missing = yield* Effect.exit(reads.mapped(sql`SELECT * FROM missing`, (rs) => rs.length))
+        expect(
+          Exit.isFailure(missing) && missing.cause._tag === "Die" && missing.cause.defect instanceof SqlError.SqlError
+        )
+          .toBe(true)
+        const thrown = yield* Effect.exit(reads.mapped(sql`SELECT id FROM things`, () => {
+          throw new Error("bad row")
+        }))
+        expect(Exit.isFailure(thrown) && thrown.cause._tag === "Die" && (thrown.cause.defect as Error).message)
+          .toBe("bad row")
+      })
+    ).pipe(Effect.orDie))
+
   it.live("fail with a SqlError for bad SQL on both paths, read safe integers when asked, and keep working past its cache's size", () =>
     withFile(() =>
       Effect.gen(function*() {
