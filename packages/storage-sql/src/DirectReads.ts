@@ -153,28 +153,36 @@ const mappedDirect = <A extends object, B>(
   }
 }
 
+/**
+ * The {@link Reads} of a direct client: a statement runs on its connection directly (its text made
+ * once per shape) when `runsDirect` says so for the fiber, else it is the statement itself.
+ */
+const readsWhen = (
+  { read, textOf }: Direct,
+  runsDirect: (fiber: Fiber.RuntimeFiber<unknown, unknown>) => boolean
+): Reads =>
+  Object.assign(
+    <A extends object>(statement: Statement.Statement<A>) =>
+      Effect.withFiberRuntime<ReadonlyArray<A>, SqlError.SqlError>((fiber) => {
+        if (!runsDirect(fiber)) return statement
+        const [text, params] = textOf(statement)
+        return runDirect(read, text, params, fiber) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
+      }),
+    {
+      mapped: <A extends object, B>(statement: Statement.Statement<A>, f: (rows: ReadonlyArray<A>) => B) =>
+        Effect.withFiberRuntime<B>((fiber) => {
+          if (!runsDirect(fiber)) return mappedPlain(statement, f)
+          const [text, params] = textOf(statement)
+          return mappedDirect(read, text, params, fiber, f)
+        })
+    }
+  )
+
 /** The {@link Reads} of `sql`; build it once per repository module. */
 export const directStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads> =>
   Effect.sync((): Reads => {
     const found = directs.get(sql)
-    if (found === undefined) return plainReads
-    const { read: direct, textOf } = found
-    return Object.assign(
-      <A extends object>(statement: Statement.Statement<A>) =>
-        Effect.withFiberRuntime<ReadonlyArray<A>, SqlError.SqlError>((fiber) => {
-          if (!directIsSafe(sql, fiber)) return statement
-          const [text, params] = textOf(statement)
-          return runDirect(direct, text, params, fiber) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
-        }),
-      {
-        mapped: <A extends object, B>(statement: Statement.Statement<A>, f: (rows: ReadonlyArray<A>) => B) =>
-          Effect.withFiberRuntime<B>((fiber) => {
-            if (!directIsSafe(sql, fiber)) return mappedPlain(statement, f)
-            const [text, params] = textOf(statement)
-            return mappedDirect(direct, text, params, fiber, f)
-          })
-      }
-    )
+    return found === undefined ? plainReads : readsWhen(found, (fiber) => directIsSafe(sql, fiber))
   })
 
 /**
@@ -188,25 +196,9 @@ export const directStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads>
 export const transactionStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads> =>
   Effect.sync((): Reads => {
     const found = directs.get(sql)
-    if (found === undefined) return plainReads
-    const { read: direct, textOf } = found
-    const inTransaction = (fiber: Fiber.RuntimeFiber<unknown, unknown>) =>
-      Option.isSome(Context.getOption(fiber.currentContext, SqlClient.TransactionConnection))
-    return Object.assign(
-      <A extends object>(statement: Statement.Statement<A>) =>
-        Effect.withFiberRuntime<ReadonlyArray<A>, SqlError.SqlError>((fiber) => {
-          if (!inTransaction(fiber)) return statement
-          const [text, params] = textOf(statement)
-          return runDirect(direct, text, params, fiber) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
-        }),
-      {
-        mapped: <A extends object, B>(statement: Statement.Statement<A>, f: (rows: ReadonlyArray<A>) => B) =>
-          Effect.withFiberRuntime<B>((fiber) => {
-            if (!inTransaction(fiber)) return mappedPlain(statement, f)
-            const [text, params] = textOf(statement)
-            return mappedDirect(direct, text, params, fiber, f)
-          })
-      }
+    return found === undefined ? plainReads : readsWhen(
+      found,
+      (fiber) => Option.isSome(Context.getOption(fiber.currentContext, SqlClient.TransactionConnection))
     )
   })
 
