@@ -36,7 +36,7 @@ import { OneTimePasscodeRequested } from "./Events.js"
 import { githubConfigured, oidcConfigured } from "./Links.js"
 import { decideAttempt, loginThrottleKey, type LoginThrottleKind, LoginThrottleRepo } from "./LoginThrottle.js"
 import { checkPassword } from "./Passwords.js"
-import { ApiKeyRepo, LoginConversionRepo, UserMemberships, UserRepo } from "./Repositories.js"
+import { ApiKeyRepo, LoginConversionRepo, type TokenFilter, UserMemberships, UserRepo } from "./Repositories.js"
 import type {
   ChangePasswordWithPasscodeRequest,
   ConvertLoginRequest,
@@ -562,21 +562,34 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
      * token: for anyone else `include_all` can only find keys `{user}`'s own list already holds,
      * and that list costs the same however many tokens the deployment has.
      */
-    const listTokens = (ref: string, query: typeof ListTokensQuery.Type) =>
-      Effect.gen(function*() {
-        const user = yield* readableKeysOf(ref)
-        const filter = { includeExpired: query.include_expired ?? false, now: yield* now }
-        if (!(query.include_all ?? false) || !(yield* allowed("read", { type: "api_key" }))) {
-          const list = yield* keys.list({ ...filter, userId: user.id, tokensOnly: true })
-          return list.map((k) => toApiKeyWithOwner(k, user.username))
-        }
-        const all = yield* keys.listAllTokens(filter)
-        const readable = yield* Effect.filter(
-          all,
-          ({ key }) => allowed("read", { type: "api_key", id: key.id, ownerId: key.user_id })
+    const listTokens = (ref: string, query: typeof ListTokensQuery.Type) => {
+      /** `{user}`'s own tokens: the list of a caller who does not ask for all, or may not read them. */
+      const own = (user: UserRecord, filter: TokenFilter) =>
+        Effect.map(
+          keys.list({ ...filter, userId: user.id, tokensOnly: true }),
+          (list) => list.map((k) => toApiKeyWithOwner(k, user.username))
         )
-        return readable.map(({ key, username }) => toApiKeyWithOwner(key, username))
-      }).pipe(span("Auth.listTokens"))
+      const everyone = (user: UserRecord, filter: TokenFilter) =>
+        Effect.flatMap(
+          allowed("read", { type: "api_key" }),
+          (mayReadAll) =>
+            !mayReadAll ? own(user, filter) : keys.listAllTokens(filter).pipe(
+              Effect.flatMap((all) =>
+                Effect.filter(all, ({ key }) => allowed("read", { type: "api_key", id: key.id, ownerId: key.user_id }))
+              ),
+              Effect.map((readable) => readable.map(({ key, username }) => toApiKeyWithOwner(key, username)))
+            )
+        )
+      // Plain combinators, not a generator: the tokens page reads this at every visit.
+      return Effect.flatMap(readableKeysOf(ref), (user) =>
+        Effect.clockWith((clock) => {
+          const filter = {
+            includeExpired: query.include_expired ?? false,
+            now: new Date(clock.unsafeCurrentTimeMillis())
+          }
+          return query.include_all ?? false ? everyone(user, filter) : own(user, filter)
+        })).pipe(span("Auth.listTokens"))
+    }
 
     const findKey = (userId: string, idOrName: string) =>
       Effect.flatMap(keys.findByName(userId, idOrName), (byName) =>
