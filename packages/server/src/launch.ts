@@ -16,10 +16,8 @@
  *   built) always causes, and the grown space stays committed: about 30 MB of
  *   an idle server's resident set, though a request leaves almost nothing
  *   alive. It keeps its initial size until the server has started, and may
- *   then grow to 8 MB semi-spaces (a load needs some room: at 1 MB every
- *   request in flight is promoted, and the old generation fills with them; at
- *   4 MB a load of workspace reads spent 12% of its CPU collecting, and 8 MB
- *   cost 4-6% less CPU a request for 9 MB more resident after a load),
+ *   then grow to 4 MB semi-spaces (a load needs some room: at 1 MB every
+ *   request in flight is promoted, and the old generation fills with them),
  *   and to V8's 16 MB once the old generation is large (`youngMaxBytes`).
  * - The old generation's limit after each full collection is the live size
  *   times a factor V8 picks up to 4x when collections are cheap: after a load
@@ -123,7 +121,7 @@ const OLD_GROWING_PERCENT = 50
 const LARGE_OLD_BYTES = 128 * MB
 
 /**
- * The young generation's allowed size: two 8 MB semi-spaces, or V8's two of 16 MB once the old
+ * The young generation's allowed size: two 4 MB semi-spaces, or V8's two of 16 MB once the old
  * generation is large (thousands of connected agents: at 4 MB a collection of the young generation
  * ran 30 times a second, each scanning the old generation's pointers into it, and promoted enough of
  * what was in flight that a full collection's marking held every answer for 0.4-0.7 s every 40 s).
@@ -131,7 +129,7 @@ const LARGE_OLD_BYTES = 128 * MB
  * generation stayed below the mark between its collections and the young one at 4 MB (docs/scale.md).
  */
 const youngMaxBytes = (spaces: ReadonlyArray<{ space_name: string; space_size: number }>) =>
-  (spaces.find((s) => s.space_name === "old_space")?.space_size ?? 0) >= LARGE_OLD_BYTES ? 2 * 16 * MB : 2 * 8 * MB
+  (spaces.find((s) => s.space_name === "old_space")?.space_size ?? 0) >= LARGE_OLD_BYTES ? 2 * 16 * MB : 2 * 4 * MB
 
 /** Delay from the start to the compacting collection: the first requests are answered first. */
 const COMPACT_AFTER_MS = 250
