@@ -31,7 +31,9 @@ describe("wireMaker", () => {
     const constructed = new User(user, true)
     expect(made).toBeInstanceOf(User)
     expect(made).toEqual(constructed)
-    expect(Object.keys(made)).toEqual(Object.keys(constructed))
+    // The same fields; the record's in the class's order, whatever order the props were in.
+    expect(Object.keys(made).sort()).toEqual(Object.keys(constructed).sort())
+    expect(Object.keys(made)).toEqual(Object.keys(User.fields).filter((k) => k in user))
     expect(Equal.equals(made, constructed)).toBe(true)
     expect(Schema.encodeSync(User)(made)).toEqual(Schema.encodeSync(User)(constructed))
   })
@@ -50,6 +52,15 @@ describe("wireMaker", () => {
     )
     expect(wireMaker(WorkspaceHealth)({ healthy: true, failing_agents: [] })).toBeInstanceOf(WorkspaceHealth)
     expect(Workspace.fields.id).toBeDefined()
+  })
+
+  it("copies the class's fields only, an optional one when the props hold it", () => {
+    const props = { display_name: "Owner", name: "owner", organization_id: "an org", extra: "not a field" }
+    const role = wireMaker(SlimRole)(props)
+    expect(role).toBeInstanceOf(SlimRole)
+    expect("extra" in role).toBe(false)
+    expect(role.organization_id).toBe("an org")
+    expect(Object.keys(role)).toEqual(["display_name", "name", "organization_id"])
   })
 
   it("keeps the constructor for classes whose fields have defaults (and tagged classes)", () => {
