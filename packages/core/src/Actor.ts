@@ -43,7 +43,11 @@ const siteSubject = (actor: Actor): Subject => ({
   siteRoles: actor.user.rbac_roles,
   orgRoles: NO_ORG_ROLES,
   scopes: actor.apiKey.scopes,
-  allowList: actor.apiKey.allow_list
+  allowList: actor.apiKey.allow_list,
+  // Every key a copy may set later is here from the start: on Node 20 a copy (`{ ...subject, k }`)
+  // that adds a key takes V8's slow path, about 1 us, where one that sets a key it has is cheap.
+  groupIds: undefined,
+  customRoles: undefined
 })
 
 /** Whether some membership names a role that is not built in (a custom role). */

@@ -569,7 +569,8 @@ export const rolesAllow = (subject: Subject, action: Action, object: AuthzObject
   for (const orgId of orgIds) {
     const orgRoles = subject.orgRoles.get(orgId)
     if (orgRoles === undefined) continue
-    const scoped: AuthzObject = { ...object, orgId }
+    // Object.assign, not a spread: a spread copy that adds a key is V8's slow path (see Actor.ts).
+    const scoped: AuthzObject = Object.assign({}, object, { orgId })
     for (const name of ["organization-member", ...orgRoles]) {
       const role = roles.get(name) ?? subject.customRoles?.get(orgId)?.get(name)
       if (roleGrants(role, subject, action, scoped, true)) return true

@@ -566,7 +566,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
       /** `{user}`'s own tokens: the list of a caller who does not ask for all, or may not read them. */
       const own = (user: UserRecord, filter: TokenFilter) =>
         Effect.map(
-          keys.list({ ...filter, userId: user.id, tokensOnly: true }),
+          keys.list({ userId: user.id, tokensOnly: true, ...filter }),
           (list) => list.map((k) => toApiKeyWithOwner(k, user.username))
         )
       const everyone = (user: UserRecord, filter: TokenFilter) =>

