@@ -120,7 +120,7 @@ export const relayRequestHeaders = (
     // One value as a string (Node takes `host` only so); several as lines of their own.
     out[lower] = typeof value === "string" ? value : value.length === 1 || lower === "host" ? value[0] : [...value]
   }
-  return { ...out, ...extra }
+  return Object.assign(out, extra)
 }
 
 /** The headers of a relayed answer as the client gets them: less hop-by-hop ones. */

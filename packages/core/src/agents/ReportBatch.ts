@@ -255,7 +255,7 @@ export class AgentReportBatch extends Effect.Service<AgentReportBatch>()("@workb
     const addMetadata = (agentId: string, items: ReadonlyArray<AgentMetadataRecord>) =>
       Effect.zipRight(
         Effect.sync(() => {
-          for (const item of items) putMetadata({ row: { ...item, agent_id: agentId }, attempts: 0 })
+          for (const item of items) putMetadata({ row: { agent_id: agentId, ...item }, attempts: 0 })
         }),
         kept
       )

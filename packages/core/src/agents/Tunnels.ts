@@ -368,7 +368,7 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
                 Option.some(new BadGateway({ message: "The app's answer broke off.", detail: item.error }))
               ))
         ).pipe(Stream.ensuring(release))
-        return { ...head, body }
+        return Object.assign({}, head, { body })
       })
 
     /**

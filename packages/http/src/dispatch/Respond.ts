@@ -149,7 +149,10 @@ export const makeResponder = (
     ) {
       // RFC 6749 5.2 and RFC 7591 3.2.2: the OAuth2 error object, never cached.
       const e = failure.value
-      const extra: Record<string, string> = { ...headers, "cache-control": "no-store", "x-request-id": requestId }
+      const extra: Record<string, string> = Object.assign({}, headers, {
+        "cache-control": "no-store",
+        "x-request-id": requestId
+      })
       if (e instanceof OAuth2Unauthorized && e.challenge !== "") extra["www-authenticate"] = e.challenge
       const body: Record<string, unknown> = {
         error: e.error,
@@ -166,10 +169,11 @@ export const makeResponder = (
       const status = statusOfError(error)
       if (status !== undefined && typeof error.message === "string") {
         return respond(
-          json(status, responseBody(error.message, error.detail, error.validations), {
-            ...headers,
-            "x-request-id": requestId
-          })
+          json(
+            status,
+            responseBody(error.message, error.detail, error.validations),
+            Object.assign({}, headers, { "x-request-id": requestId })
+          )
         )
       }
     }
