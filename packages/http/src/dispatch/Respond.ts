@@ -99,7 +99,7 @@ export const withoutBody = (r: RawResponse): RawResponse =>
     ? r
     : {
       status: r.status,
-      headers: { ...r.headers, "content-length": String(Buffer.byteLength(r.body)) },
+      headers: Object.assign({}, r.headers, { "content-length": String(Buffer.byteLength(r.body)) }),
       body: undefined
     }
 
@@ -239,7 +239,7 @@ export const makeResponder = (
     if (value instanceof EventStreamAnswer) {
       return respond({
         status: 200,
-        headers: { ...extra, ...EVENT_STREAM_HEADERS },
+        headers: Object.assign({}, extra, EVENT_STREAM_HEADERS),
         body: undefined,
         stream: streamingBody(value)
       })
@@ -248,7 +248,7 @@ export const makeResponder = (
     if (value instanceof FileAnswer) {
       return respond({
         status: 200,
-        headers: { ...extra, "content-type": value.contentType, "content-length": String(value.size) },
+        headers: Object.assign({}, extra, { "content-type": value.contentType, "content-length": String(value.size) }),
         body: undefined,
         file: { path: value.path }
       })
