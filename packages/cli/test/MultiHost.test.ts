@@ -201,6 +201,13 @@ describe.skipIf(missing.length > 0)("workspaces on several Docker hosts", () => 
     await db?.drop()
   }, 120_000)
 
+  /** The replicas' log lines of the request an error answer names (its `Request id: ...`), to show its cause. */
+  const logOf = (body: unknown) => {
+    const id = /Request id: ([\w-]+)/.exec(JSON.stringify(body ?? ""))?.[1]
+    if (id === undefined) return ""
+    return [a, b].flatMap((r) => r?.stderr().split("\n").filter((l) => l.includes(id)) ?? []).join("\n")
+  }
+
   let key = ""
   /** Host `h`'s daemon (`extra` flags), in its namespace; hosts 1 and 3 talk to replica A, host 2 to B. */
   const startDaemon = (h: Host, extra: ReadonlyArray<string> = []) => {
@@ -502,7 +509,7 @@ describe.skipIf(missing.length > 0)("workspaces on several Docker hosts", () => 
             })
         )
       )
-      for (const c of created) expect(c.status, JSON.stringify(c.body)).toBe(200)
+      for (const c of created) expect(c.status, `${JSON.stringify(c.body)}\n${logOf(c.body)}`).toBe(200)
       const hostOf = new Map<string, string>()
       await eventually(async () => {
         for (const c of created) {
