@@ -18,6 +18,7 @@ import {
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
 import { columns, date, int, nullableDate, orElse, type Row, text } from "../Columns.js"
+import { directStatements } from "../DirectReads.js"
 import { latestBuildJoin } from "../LatestBuild.js"
 import { transaction } from "../Transaction.js"
 
@@ -113,6 +114,7 @@ const parseApps = (json: unknown): ReadonlyArray<{ slug: string; display_name: s
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const reads = yield* directStatements(sql)
   const inTransaction = transaction(sql)
   const orDie = Effect.orDie
   const iso = (d: Date | number) => new Date(d).toISOString()
@@ -450,12 +452,14 @@ export const make = Effect.gen(function*() {
       // BUILD_TIME_STATS_BUILDS each, migration 0031): a template's stats read those rows only.
       templateIds.length === 0
         ? Effect.succeed([])
-        : sql<Row>`SELECT template_id, transition, started_at, completed_at FROM (
+        // Read directly where the storage can (a template's page reads it at every request).
+        : reads.mapped(
+          sql<Row>`SELECT template_id, transition, started_at, completed_at FROM (
             SELECT template_id, transition, started_at, completed_at,
               ROW_NUMBER() OVER (PARTITION BY template_id ORDER BY build_created_at DESC, build_id DESC) AS rn
             FROM template_build_times WHERE template_id IN ${sql.in(templateIds)}) x
-          WHERE rn <= ${BUILD_TIME_STATS_BUILDS} AND started_at > ${iso(since)}`.pipe(
-          Effect.map((rows) =>
+          WHERE rn <= ${BUILD_TIME_STATS_BUILDS} AND started_at > ${iso(since)}`,
+          (rows) =>
             rows.map((r) => ({
               template_id: text(r.template_id, "template_build_times.template_id"),
               transition: text(r.transition, "template_build_times.transition"),
@@ -465,8 +469,6 @@ export const make = Effect.gen(function*() {
                   date(r.started_at, "template_build_times.started_at").getTime()) / 1000
               )
             }))
-          ),
-          orDie
         ),
     purgeBefore: (before) =>
       Effect.gen(function*() {
