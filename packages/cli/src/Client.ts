@@ -19,6 +19,16 @@ const connections = new WeakMap<WebSocket, Socket>()
 /** The connection `ws` runs on, when a client opened it. */
 export const connectionOf = (ws: WebSocket): Socket | undefined => connections.get(ws)
 
+/**
+ * The header of a handshake's answer giving the largest frame the service's end takes (a byte
+ * stream's: `tunnel`, `ssh`; docs/agents.md, "Tunnels"), and what each socket's answer said.
+ */
+export const FRAME_BYTES_HEADER = "x-workbay-max-frame-bytes"
+const frameLimits = new WeakMap<WebSocket, number>()
+
+/** The largest frame the service's end of `ws` said it takes, when it said so. */
+export const frameLimitOf = (ws: WebSocket): number | undefined => frameLimits.get(ws)
+
 /** A deployment URL as typed (`host:port`, with or without scheme, `/api/v2` or a trailing slash): its root URL. */
 export const normalizeUrl = (input: string): string => {
   let text = input.trim()
@@ -93,7 +103,11 @@ export class Client {
       // Frames from the service are at most what it splits them in; a generous bound.
       maxPayload: 64 * 1024 * 1024
     })
-    ws.once("upgrade", (response) => void connections.set(ws, response.socket))
+    ws.once("upgrade", (response) => {
+      connections.set(ws, response.socket)
+      const limit = Number(response.headers[FRAME_BYTES_HEADER])
+      if (Number.isSafeInteger(limit) && limit > 0) frameLimits.set(ws, limit)
+    })
     return new Promise((resolve, reject) => {
       ws.once("open", () => {
         ws.pause()

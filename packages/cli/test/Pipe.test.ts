@@ -1,6 +1,7 @@
 /**
  * joinSocket (src/Pipe.ts) over a real WebSocket: bytes both ways in order, frames of at most
- * 16 KiB, a slow local reader slowing the socket, and the socket's close ending the join.
+ * 16 KiB (or as large as the service's answer says it takes, up to 64 KiB), a slow local reader
+ * slowing the socket, and the socket's close ending the join.
  */
 import { once } from "node:events"
 import { createServer } from "node:http"
@@ -8,7 +9,7 @@ import { PassThrough, Writable } from "node:stream"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import WebSocket, { WebSocketServer } from "ws"
 import { Client } from "../src/Client.js"
-import { joinSocket, MAX_FRAME_BYTES } from "../src/Pipe.js"
+import { joinSocket, LARGE_FRAME_BYTES, MAX_FRAME_BYTES } from "../src/Pipe.js"
 
 let server: WebSocketServer
 let port: number
@@ -109,4 +110,50 @@ it("writes the frames that arrive together in one write of the output, in order"
     wss.close()
     http.close()
   }
+})
+
+/** The sizes of the binary frames a service that says it takes `limit` received from one join of 1 MiB in 256 KiB writes. */
+const framesTo = async (limit: string | undefined): Promise<Array<number>> => {
+  const sizes: Array<number> = []
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 })
+  if (limit !== undefined) {
+    wss.on("headers", (headers: Array<string>) => void headers.push(`x-workbay-max-frame-bytes: ${limit}`))
+  }
+  const http = createServer()
+  const payload = Buffer.alloc(1024 * 1024, 7)
+  http.on("upgrade", (req, socket, head) =>
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      let total = 0
+      ws.on("message", (data: Buffer) => {
+        sizes.push(data.length)
+        total += data.length
+        if (total >= payload.length) ws.close(1000)
+      })
+    }))
+  http.listen(0, "127.0.0.1")
+  await once(http, "listening")
+  try {
+    const url = `http://127.0.0.1:${(http.address() as { port: number }).port}`
+    const ws = await new Client(url, undefined).socket("/tunnel")
+    const input = new PassThrough({ highWaterMark: 256 * 1024 })
+    const joined = joinSocket(ws, input, new PassThrough())
+    for (let i = 0; i < payload.length; i += 256 * 1024) input.write(payload.subarray(i, i + 256 * 1024))
+    expect((await joined).code).toBe(1000)
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(payload.length)
+    return sizes
+  } finally {
+    wss.close()
+    http.close()
+  }
+}
+
+it("sends frames of up to 64 KiB to a service whose answer says it takes them, and 16 KiB to one that does not say", async () => {
+  const large = await framesTo("65536")
+  expect(Math.max(...large)).toBe(LARGE_FRAME_BYTES)
+  // A larger cap still gets 64 KiB frames; a smaller one is kept to.
+  expect(Math.max(...await framesTo("1048576"))).toBe(LARGE_FRAME_BYTES)
+  expect(Math.max(...await framesTo("20000"))).toBe(20000)
+  // No header, or one that is not a size: the frames every service takes.
+  expect(Math.max(...await framesTo(undefined))).toBe(MAX_FRAME_BYTES)
+  expect(Math.max(...await framesTo("lots"))).toBe(MAX_FRAME_BYTES)
 })

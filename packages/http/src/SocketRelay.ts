@@ -40,6 +40,8 @@ export type RelayToChild =
     readonly headers: IncomingHttpHeaders
     /** The bytes read past the request's head, base64. */
     readonly head: string
+    /** The client's end of a byte stream (StreamFrames.ts). */
+    readonly byteStream: boolean
   }
   | {
     /** A request relayed to another replica as its raw connection (ReplicaPipe.ts); comes with the socket. */
@@ -69,7 +71,7 @@ export interface SocketRelay {
    * answers it: the end's id. Undefined when it cannot be handed (not a plain TCP socket, or the
    * relay is stopping): serve it in this process.
    */
-  readonly take: (req: IncomingMessage, socket: Duplex, head: Buffer) => number | undefined
+  readonly take: (req: IncomingMessage, socket: Duplex, head: Buffer, byteStream: boolean) => number | undefined
   /**
    * Hands a socket that asked to upgrade, relayed to another replica (Relay.ts), to the relay, which
    * writes `requestHead` to `address` and joins the two connections. False when it cannot be handed:
@@ -282,7 +284,7 @@ export const makeSocketRelay = (
     !stopping && handable(socket) &&
     handOver(nextId, { t: "pipe", id: nextId++, address, requestHead, head: head.toString("base64") }, socket)
 
-  const take = (req: IncomingMessage, socket: Duplex, head: Buffer): number | undefined => {
+  const take = (req: IncomingMessage, socket: Duplex, head: Buffer, byteStream: boolean): number | undefined => {
     if (stopping || !handable(socket)) return undefined
     const id = nextId++
     open.set(id, { holder: current(), waiters: new Set() })
@@ -291,7 +293,8 @@ export const makeSocketRelay = (
       id,
       method: req.method ?? "GET",
       headers: req.headers,
-      head: head.toString("base64")
+      head: head.toString("base64"),
+      byteStream
     }, socket)
     if (!sent) {
       open.delete(id)

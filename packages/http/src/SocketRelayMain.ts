@@ -11,6 +11,7 @@ import { WebSocketServer } from "ws"
 import { pipeToReplica } from "./ReplicaPipe.js"
 import { closeSocket, type HeldSocket, holdSocket, joinSockets } from "./SocketJoin.js"
 import type { RelayFromChild, RelayToChild, SocketRelayChildOptions } from "./SocketRelay.js"
+import { byteStreamServer } from "./StreamFrames.js"
 import { CloseCode } from "./WebSocketClose.js"
 
 interface End {
@@ -29,6 +30,7 @@ export const runSocketRelay = (channel: NodeJS.Process, options: SocketRelayChil
     maxPayload: options.maxPayload,
     perMessageDeflate: false
   })
+  let bytesServer: WebSocketServer | undefined
   const ends = new Map<number, End>()
   let sweeper: ReturnType<typeof setInterval> | undefined
   let stopping = false
@@ -58,7 +60,8 @@ export const runSocketRelay = (channel: NodeJS.Process, options: SocketRelayChil
     let accepted = false
     socket.on("error", () => socket.destroy())
     // `ws` answers a bad handshake (version, key) with 400 itself, and never calls back.
-    server.handleUpgrade(
+    const target = message.byteStream ? (bytesServer ??= byteStreamServer(options.maxPayload)) : server
+    target.handleUpgrade(
       { method: message.method, headers: message.headers } as never,
       socket,
       Buffer.from(message.head, "base64"),

@@ -32,6 +32,7 @@ import type { Duplex } from "node:stream"
 import { type WebSocket, WebSocketServer } from "ws"
 import { relayRequestHead, relayUpgrade } from "./Relay.js"
 import { makeSocketRelay, type SocketRelay, type SocketRelayOptions } from "./SocketRelay.js"
+import { byteStreamServer } from "./StreamFrames.js"
 import { clipReason, CloseCode } from "./WebSocketClose.js"
 import { holdSocket, type StreamEnd } from "./WebSocketSplice.js"
 
@@ -128,7 +129,9 @@ export class WebSocketUpgrade {
      * A session that takes one end of a stream (`upgradeStreamEnd`): the socket held here, or
      * handed to the socket relay's process when the hub has one and the socket can be handed.
      */
-    readonly end?: ((end: StreamEnd) => Effect.Effect<void>) | undefined
+    readonly end?: ((end: StreamEnd) => Effect.Effect<void>) | undefined,
+    /** The client's end of a byte stream: its frames may be as large as StreamFrames.ts allows. */
+    readonly byteStream = false
   ) {}
 
   /** The same upgrade (every field kept) with `ended` called when it ends, after this one's own. */
@@ -145,7 +148,8 @@ export class WebSocketUpgrade {
         ended()
       },
       this.open,
-      this.end
+      this.end,
+      this.byteStream
     )
   }
 }
@@ -254,7 +258,8 @@ export const upgradeRawWebSocket = <R>(
  * The session is interrupted when the end closes.
  */
 export const upgradeStreamEnd = <R>(
-  session: (end: StreamEnd) => Effect.Effect<void, never, R>
+  session: (end: StreamEnd) => Effect.Effect<void, never, R>,
+  options: { readonly byteStream?: boolean | undefined } = {}
 ): Effect.Effect<WebSocketUpgrade, never, R> =>
   Effect.map(
     Effect.context<R>(),
@@ -267,7 +272,8 @@ export const upgradeStreamEnd = <R>(
         context as Context.Context<never>,
         undefined,
         undefined,
-        session as (end: StreamEnd) => Effect.Effect<void>
+        session as (end: StreamEnd) => Effect.Effect<void>,
+        options.byteStream === true
       )
   )
 
@@ -373,6 +379,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     new WebSocketServer({ noServer: true, clientTracking: false, maxPayload, perMessageDeflate: false })
   const server = serverFor(options.maxMessageBytes)
   let largeServer: WebSocketServer | undefined
+  let bytesServer: WebSocketServer | undefined
   // Spread over slots, one slot swept per tick (Slots.ts): each socket is still pinged once an
   // interval, but thousands of sockets are not all pinged in the same turn of the event loop.
   const live = new Slots<Live>()
@@ -629,13 +636,15 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     }
     const end = upgrade.end
     if (end !== undefined && relay !== undefined) {
-      const id = relay.take(req, socket, head)
+      const id = relay.take(req, socket, head, upgrade.byteStream)
       if (id !== undefined) return runHanded(id, upgrade, end)
     }
     const target = upgrade.largeMessages
       ? (largeServer ??= serverFor(
         Math.max(options.maxMessageBytes, options.maxLargeMessageBytes ?? DEFAULT_MAX_FILE_BYTES)
       ))
+      : upgrade.byteStream
+      ? (bytesServer ??= byteStreamServer(options.maxMessageBytes))
       : server
     // `ws` answers a bad handshake (version, key) with 400 itself.
     target.handleUpgrade(req, socket, head, (ws) => {
@@ -732,6 +741,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     await Promise.all([relayStopped, ...[...handed].map((fiber) => Effect.runPromise(Fiber.interrupt(fiber)))])
     server.close()
     largeServer?.close()
+    bytesServer?.close()
   }
 
   const bufferedBytes = () => {

@@ -66,7 +66,7 @@ describe("the socket relay's process", () => {
         // service the relay still looks connected.
         blockUntilDead(killBeforeTake)
       }
-      ids.push(relay.take(req, socket, head))
+      ids.push(relay.take(req, socket, head, false))
     })
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     cleanups.push(() => new Promise((resolve) => server.close(() => resolve())))
@@ -102,9 +102,9 @@ describe("the socket relay's process", () => {
     const waiting: Array<Parameters<SocketRelay["take"]>> = []
     const server = createServer()
     server.on("upgrade", (req, socket, head) => {
-      if (killBeforeTake === undefined) return void relay.take(req, socket, head)
+      if (killBeforeTake === undefined) return void relay.take(req, socket, head, false)
       // Both ends of the next stream, handed and joined in one turn of the loop after the kill.
-      waiting.push([req, socket, head])
+      waiting.push([req, socket, head, false])
       if (waiting.length < 2) return
       process.kill(killBeforeTake, "SIGKILL")
       blockUntilDead(killBeforeTake)

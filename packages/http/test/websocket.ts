@@ -18,7 +18,7 @@ import {
 import type { StoragePorts } from "@workbay/storage-sql"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { type Effect, type Layer, ManagedRuntime } from "effect"
-import { createServer, type Server } from "node:http"
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import WebSocket from "ws"
 import { makeWebSocketHub } from "../src/WebSocket.js"
@@ -85,6 +85,8 @@ export interface WsResult {
   /** The close code and reason, once closed. */
   readonly closed: Promise<{ code: number; reason: string }>
   readonly socket: WebSocket
+  /** The headers of the handshake's answer (101). */
+  readonly headers: IncomingHttpHeaders
 }
 
 /** Connects; resolves when open (rejects with the refusal's status and body). */
@@ -100,7 +102,9 @@ export const connect = (
       socket.on("close", (code, reason) => done({ code, reason: reason.toString() }))
     )
     socket.on("message", (data) => messages.push(data.toString()))
-    socket.on("open", () => resolve({ messages, closed, socket }))
+    let answered: IncomingHttpHeaders = {}
+    socket.once("upgrade", (res) => void (answered = res.headers))
+    socket.on("open", () => resolve({ messages, closed, socket, headers: answered }))
     socket.on("unexpected-response", (_req, res) => {
       let body = ""
       res.on("data", (c: Buffer) => (body += c.toString()))

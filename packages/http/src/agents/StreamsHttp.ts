@@ -50,7 +50,8 @@ const userStream = (ref: string, request: StreamRequest) =>
     if (plan._tag === "Relay") {
       return relayWebSocket({ address: plan.address, headers: relayHeaders(self.relaySecret, ctx.ip) })
     }
-    return yield* upgradeStreamEnd(serveHere(plan, self.id))
+    // A tunnel's or an SSH session's client may send larger frames (StreamFrames.ts); a terminal's keeps the cap.
+    return yield* upgradeStreamEnd(serveHere(plan, self.id), { byteStream: request.kind !== "pty" })
   })
 
 export const AgentStreamsHttp = implement(WorkbayApi, "agentStreams", {

@@ -47,7 +47,11 @@ const serveStream = (url: string, token: string, open: any) => {
   }
   end.on("message", (data, isBinary) => {
     if (open.kind === "pty") end.send(Buffer.from(`got ${isBinary ? "binary" : "text"}: ${data.toString()}`))
-    else end.send(data as Buffer, { binary: isBinary })
+    else {
+      // In frames of at most 16 KiB, as the reference agent sends: its end keeps the service's cap.
+      const bytes = data as Buffer
+      for (let i = 0; i < bytes.length; i += 16 * 1024) end.send(bytes.subarray(i, i + 16 * 1024), { binary: isBinary })
+    }
   })
 }
 
@@ -166,9 +170,35 @@ describe.each<[string, SocketRelayOptions | undefined]>([
 
   it("a frame over the message limit closes the socket with 1009", async () => {
     const { agentId, rpc } = await connectedAgent()
-    const ws = await open(dev.client, `/workspaceagents/${agentId}/tunnel?port=8080`)
+    const ws = await open(dev.client, `/workspaceagents/${agentId}/pty`)
+    // A terminal's end takes the service's cap (32 KiB here), and says nothing of frames.
+    expect(ws.headers["x-workbay-max-frame-bytes"]).toBeUndefined()
     ws.socket.send(Buffer.alloc(40 * 1024))
     expect((await ws.closed).code).toBe(1009)
+    rpc.socket.close()
+  })
+
+  it("a tunnel's and an SSH session's end say they take frames of 64 KiB, carry one, and close a larger one with 1009", async () => {
+    const { agentId, rpc } = await connectedAgent()
+    const ws = await open(dev.client, `/workspaceagents/${agentId}/tunnel?port=8080`)
+    expect(ws.headers["x-workbay-max-frame-bytes"]).toBe("65536")
+    const payload = Buffer.alloc(64 * 1024)
+    for (let i = 0; i < payload.length; i++) payload[i] = (i * 31) & 0xff
+    const back: Array<Buffer> = []
+    const echoed = new Promise<void>((resolve) =>
+      ws.socket.on("message", (data) => {
+        back.push(data as Buffer)
+        if (back.reduce((n, b) => n + b.length, 0) >= payload.length) resolve()
+      })
+    )
+    ws.socket.send(payload)
+    await echoed
+    expect(Buffer.concat(back).equals(payload)).toBe(true)
+    ws.socket.send(Buffer.alloc(64 * 1024 + 1))
+    expect((await ws.closed).code).toBe(1009)
+    const ssh = await open(dev.client, `/workspaceagents/${agentId}/ssh`)
+    expect(ssh.headers["x-workbay-max-frame-bytes"]).toBe("65536")
+    ssh.socket.close(1000)
     rpc.socket.close()
   })
 
