@@ -17,7 +17,8 @@
 //     TCP connection to the port it listens on, into the sink, beside a direct copy, interleaved.
 //     Service figures (CPU, RSS) include its socket relay's process, the agent's its shells.
 // (3) --terminals terminals at once (command=cat), each typing a line (16 bytes + "\r") once a
-//     second for --seconds s: time from a line sent to its echo back (and to cat's copy of it),
+//     second for --seconds s, once each has echoed its first line (timed apart: the terminals'
+//     processes starting): time from a line sent to its echo back (and to cat's copy of it),
 //     the service's and the agent's CPU (% of one core) and RSS. The same load on the bare server
 //     after it, as the machine's reference.
 // (4) Two replicas (two server processes, one fresh Postgres database, --database-url; dropped at
@@ -406,6 +407,11 @@ const manyTerminals = async (url: () => string, headers: Headers, count: number,
   for (let i = 0; i < count; i += 20) {
     ts.push(...(await Promise.all(Array.from({ length: Math.min(20, count - i) }, () => terminal(url(), headers)))))
   }
+  // Each terminal's first line ("\r": its echo and cat's copy) before the measured load, timed apart:
+  // it waits for the terminal's process to start, and the agent starts 200 of them one after another.
+  const first = await Promise.all(
+    ts.map((t) => Promise.race([t.type("\r", [2, 4])[1]!, sleep(10_000).then(() => Number.POSITIVE_INFINITY)]))
+  )
   await sleep(1000)
   const echo: Array<number> = []
   const line: Array<number> = []
@@ -447,7 +453,7 @@ const manyTerminals = async (url: () => string, headers: Headers, count: number,
   const rss1 = pids.map((p) => rssMb(p) ?? Number.NaN)
   const closes = await Promise.all(ts.map((t) => t.end()))
   const unclean = closes.filter((c) => c.code !== 1000)
-  return { echo, line, unanswered, cpuPct, rss0, rssMax, rss1, unclean, wallMs }
+  return { first, echo, line, unanswered, cpuPct, rss0, rssMax, rss1, unclean, wallMs }
 }
 
 /**
@@ -690,6 +696,12 @@ try {
     `| bare (same load, after) | ${manyBare.echo.length} | ${ms(percentile(manyBare.echo, 50))} | ${
       ms(percentile(manyBare.echo, 99))
     } | ${ms(percentile(manyBare.line, 99))} | ${manyBare.unanswered} | ${manyBare.unclean.length} |`,
+    "",
+    `Before the measured load, each terminal's first line (\`"\\r"\`, its echo and cat's copy; it waits for the terminal's process to start) came back within ${
+      ms(Math.max(...many.first))
+    } ms (p50 ${ms(percentile(many.first, 50))} ms) through the service and agent, ${
+      ms(Math.max(...manyBare.first))
+    } ms (p50 ${ms(percentile(manyBare.first, 50))} ms) on the bare server.`,
     "",
     "| process | CPU % of one core | RSS before MB | RSS max MB | RSS after MB |",
     "|---|---|---|---|---|",
